@@ -1,0 +1,19 @@
+//! The golden reference of sanswitch.
+//!
+//! - [`wire`]: the session protocol's messages, byte by byte;
+//! - [`seq`]: wrap-safe sequence-number arithmetic;
+//! - [`endpoint`]: a sans-IO state machine of one switch for one connected socket;
+//! - [`fabric`]: a SAN model joining two endpoints (messages, registration, RDMA, faults);
+//! - [`workload`]: seeded random workloads and the integrity checker used by tests and the CLI.
+//!
+//! Everything here is deterministic: the same inputs give the same outputs, in tests, in the
+//! simulator and when used as the oracle for the hardware.
+
+pub mod endpoint;
+pub mod fabric;
+pub mod seq;
+pub mod status;
+pub mod wire;
+pub mod workload;
+
+pub use status::WsaError;
