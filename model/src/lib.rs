@@ -4,13 +4,18 @@
 //! - [`seq`]: wrap-safe sequence-number arithmetic;
 //! - [`endpoint`]: a sans-IO state machine of one switch for one connected socket;
 //! - [`fabric`]: a SAN model joining two endpoints (messages, registration, RDMA, faults);
-//! - [`workload`]: seeded random workloads and the integrity checker used by tests and the CLI.
+//! - [`workload`]: seeded random workloads and the integrity checker used by tests and the CLI;
+//! - [`ports`], [`params`], [`blocks`]: the hardware blocks' port contracts, parameters and
+//!   cycle-accurate models.
 //!
 //! Everything here is deterministic: the same inputs give the same outputs, in tests, in the
 //! simulator and when used as the oracle for the hardware.
 
+pub mod blocks;
 pub mod endpoint;
 pub mod fabric;
+pub mod params;
+pub mod ports;
 pub mod seq;
 pub mod status;
 pub mod wire;

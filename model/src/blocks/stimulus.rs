@@ -1,0 +1,268 @@
+//! Stimulus for the parser: random messages of every kind at the boundary lengths, a share
+//! of them malformed or truncated, cut into beats and driven with random valid gaps and
+//! random output backpressure. Shared by the model's tests, the lockstep tests and the bench.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::parser::ParserIn;
+use crate::wire::{self, Descriptor, Frame, Header, HelloParams, Kind, Message};
+
+/// Cut a message into beats: (data, last, last_bytes with 0 meaning 8).
+pub fn beats(bytes: &[u8]) -> Vec<(u64, bool, u8)> {
+    let n = bytes.len().div_ceil(8).max(1);
+    (0..n)
+        .map(|i| {
+            let chunk = bytes.get(i * 8..usize::min(i * 8 + 8, bytes.len())).unwrap_or(&[]);
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            let last = i == n - 1;
+            let lb = if last { (chunk.len().max(1) % 8) as u8 } else { 0 };
+            (u64::from_le_bytes(w), last, lb)
+        })
+        .collect()
+}
+
+/// Random message generator.
+pub struct MessageGen {
+    rng: ChaCha8Rng,
+    buf_size: u32,
+    /// Share of messages that are malformed (0..=1).
+    pub bad_share: f64,
+}
+
+impl MessageGen {
+    pub fn new(seed: u64, buf_size: u32, bad_share: f64) -> Self {
+        MessageGen { rng: ChaCha8Rng::seed_from_u64(seed), buf_size, bad_share }
+    }
+
+    /// A payload length drawn from the boundaries: 0, 1, 7, 8, 9, 15, 16, 17, the most that
+    /// fits, one more, or anything in between.
+    fn payload_len(&mut self, room: usize) -> usize {
+        let set = [0, 1, 7, 8, 9, 15, 16, 17, room.saturating_sub(1), room, room + 1];
+        if self.rng.gen_bool(0.6) {
+            set[self.rng.gen_range(0..set.len())]
+        } else {
+            self.rng.gen_range(0..=room + 1)
+        }
+    }
+
+    /// A well-formed (or, at a length boundary, oversized) message of a random kind.
+    pub fn valid(&mut self) -> Vec<u8> {
+        let r = &mut self.rng;
+        let header = Header { bufs: r.r#gen(), mseq: r.r#gen(), mseq_ack: r.r#gen() };
+        let desc = Descriptor { addr: r.r#gen(), key: r.r#gen(), len: r.r#gen() };
+        let kinds = [
+            Kind::Hello,
+            Kind::HelloAck,
+            Kind::Disconnect,
+            Kind::Abort,
+            Kind::SendByCopy,
+            Kind::WriteComplete,
+            Kind::ReadComplete,
+            Kind::CreditUpdate,
+            Kind::SinkAvail,
+            Kind::LargeSend,
+            Kind::Data,
+        ];
+        let kind = kinds[r.gen_range(0..kinds.len())];
+        let hello = HelloParams {
+            rdma_read: r.r#gen(),
+            buf_size: r.gen_range(wire::MIN_BUF_SIZE..=wire::MAX_BUF_SIZE),
+        };
+        let xfer = r.r#gen();
+        let bytes = r.r#gen();
+        let mut header = header;
+        let msg = match kind {
+            Kind::Hello | Kind::HelloAck => {
+                header.bufs = header.bufs.max(wire::MIN_POSTED);
+                if kind == Kind::Hello { Message::Hello(hello) } else { Message::HelloAck(hello) }
+            }
+            Kind::Disconnect => Message::Disconnect,
+            Kind::Abort => Message::Abort,
+            Kind::SendByCopy => Message::SendByCopy { xfer },
+            Kind::WriteComplete => Message::WriteComplete { xfer, bytes },
+            Kind::ReadComplete => Message::ReadComplete { xfer, bytes },
+            Kind::CreditUpdate => Message::CreditUpdate,
+            Kind::SinkAvail => Message::SinkAvail { xfer, desc },
+            Kind::LargeSend => {
+                let with_desc = self.rng.r#gen();
+                let room = wire::max_payload(Kind::LargeSend, with_desc, self.buf_size);
+                let n = self.payload_len(room);
+                let rest: u32 = self.rng.gen_range(1..1 << 20);
+                let payload = self.bytes(n);
+                let desc = with_desc.then_some(Descriptor { len: rest, ..desc });
+                Message::LargeSend { total: n as u32 + rest, desc, payload }
+            }
+            Kind::Data => {
+                let room = wire::max_payload(Kind::Data, false, self.buf_size);
+                let n = self.payload_len(room).max(1);
+                let urgent = self.rng.gen_bool(0.1);
+                Message::Data { urgent, payload: self.bytes(n) }
+            }
+        };
+        Frame { header, msg }.encode()
+    }
+
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        let mut v = vec![0; n];
+        self.rng.fill(&mut v[..]);
+        v
+    }
+
+    /// A malformed message: a valid one damaged in one of the ways the parser checks.
+    pub fn malformed(&mut self) -> Vec<u8> {
+        let mut b = self.valid();
+        let fix_len = |b: &mut Vec<u8>| {
+            if b.len() >= 8 {
+                let n = b.len() as u32;
+                b[4..8].copy_from_slice(&n.to_le_bytes());
+            }
+        };
+        match self.rng.gen_range(0..9) {
+            // truncated at any byte, length field left as it was
+            0 => b.truncate(self.rng.gen_range(1..b.len().max(2))),
+            // truncated, length field made to agree
+            1 => {
+                b.truncate(self.rng.gen_range(1..b.len().max(2)));
+                fix_len(&mut b);
+            }
+            // extended by a few bytes, length agreeing
+            2 => {
+                let n = self.rng.gen_range(1..24);
+                b.extend(self.bytes(n));
+                fix_len(&mut b);
+            }
+            // unknown kind
+            3 => {
+                let known: Vec<u8> = wire::LAYOUTS.iter().map(|l| l.mid).collect();
+                loop {
+                    let m: u8 = self.rng.r#gen();
+                    if !known.contains(&m) {
+                        b[0] = m;
+                        break;
+                    }
+                }
+            }
+            // a random flag bit flipped (reserved bits, DESC, URGENT)
+            4 => b[1] ^= 1 << self.rng.gen_range(0..8),
+            // any byte of the fixed part flipped
+            5 => {
+                let i = self.rng.gen_range(0..usize::min(b.len(), 40));
+                b[i] ^= 1 << self.rng.gen_range(0..8);
+            }
+            // the length field alone changed
+            6 => {
+                let d: u32 = self.rng.gen_range(1..64);
+                let n = (b.len() as u32).wrapping_add(d).wrapping_sub(32);
+                b[4..8].copy_from_slice(&n.to_le_bytes());
+            }
+            // longer than the buffer
+            7 => {
+                let n = self.buf_size as usize + self.rng.gen_range(1..40) - b.len().min(16);
+                b.extend(self.bytes(n));
+                fix_len(&mut b);
+            }
+            // garbage
+            _ => {
+                let n = self.rng.gen_range(1..64);
+                b = self.bytes(n);
+            }
+        }
+        if b.is_empty() {
+            b.push(0);
+        }
+        b
+    }
+
+    /// The next message: valid or malformed by `bad_share`.
+    pub fn next_message(&mut self) -> Vec<u8> {
+        if self.rng.gen_bool(self.bad_share) { self.malformed() } else { self.valid() }
+    }
+}
+
+/// Drives the parser's inputs cycle by cycle: messages as beats with random valid gaps,
+/// random output backpressure, and a random connection per message.
+pub struct ParserDriver {
+    rng: ChaCha8Rng,
+    pub messages: MessageGen,
+    /// Messages sent, in order, with their connection.
+    pub sent: Vec<(u8, Vec<u8>)>,
+    current: Vec<(u64, bool, u8)>,
+    pos: usize,
+    conn: u8,
+    connections: u16,
+    /// Probability that `in_valid` is high when a beat is waiting.
+    pub valid_rate: f64,
+    /// Probability that each output's `ready` is high.
+    pub ready_rate: f64,
+    /// Keep every sent message (for transaction checks); off for long runs.
+    pub record: bool,
+    pending: Option<ParserIn>,
+}
+
+impl ParserDriver {
+    pub fn new(seed: u64, buf_size: u32, connections: u16, bad_share: f64) -> Self {
+        ParserDriver {
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0xD1CE),
+            messages: MessageGen::new(seed, buf_size, bad_share),
+            sent: Vec::new(),
+            current: Vec::new(),
+            pos: 0,
+            conn: 0,
+            connections,
+            valid_rate: 0.8,
+            ready_rate: 0.8,
+            record: true,
+            pending: None,
+        }
+    }
+
+    /// Inputs for the coming cycle. Call [`ParserDriver::advance`] after the edge with
+    /// whether the beat was taken.
+    pub fn inputs(&mut self) -> ParserIn {
+        if self.pos >= self.current.len() {
+            let m = self.messages.next_message();
+            self.current = beats(&m);
+            self.pos = 0;
+            self.conn = self.rng.gen_range(0..self.connections) as u8;
+            if self.record {
+                self.sent.push((self.conn, m));
+            }
+        }
+        // Once valid, a beat stays valid until taken (stream rule).
+        let i = match self.pending {
+            Some(i) => i,
+            None => {
+                let (data, last, lb) = self.current[self.pos];
+                let valid = self.rng.gen_bool(self.valid_rate);
+                let mut i = ParserIn {
+                    in_valid: valid,
+                    in_data: if valid { data } else { self.rng.r#gen() },
+                    in_last: valid && last,
+                    in_last_bytes: if valid { lb } else { self.rng.gen_range(0..8) },
+                    in_conn: if valid { self.conn } else { self.rng.r#gen() },
+                    ..ParserIn::default()
+                };
+                if valid {
+                    self.pending = Some(i);
+                }
+                i.in_valid = valid;
+                i
+            }
+        };
+        ParserIn {
+            hdr_ready: self.rng.gen_bool(self.ready_rate),
+            pay_ready: self.rng.gen_bool(self.ready_rate),
+            ..i
+        }
+    }
+
+    /// After the edge: `taken` = in_valid && in_ready during the cycle.
+    pub fn advance(&mut self, taken: bool) {
+        if taken {
+            self.pending = None;
+            self.pos += 1;
+        }
+    }
+}

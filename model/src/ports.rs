@@ -1,0 +1,122 @@
+//! Port contracts: each hardware block's inputs and outputs as one pair of plain structs.
+//!
+//! The same structs drive the cycle-accurate model, the Verilated Verilog and rust-hdl's own
+//! simulator, so a lockstep check compares whole structs every cycle. Each struct also carries
+//! a table of its ports (Verilog name and width): the co-simulation build generates its C++
+//! shim from that table, and a test checks it against the ports of the generated Verilog.
+
+use std::fmt::Debug;
+
+/// One port: its Verilog name and width in bits (at most 64).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortInfo {
+    pub name: &'static str,
+    pub width: u32,
+}
+
+/// A port struct: fields readable and writable by index, as raw bits.
+pub trait Ports: Clone + Default + Debug + PartialEq {
+    /// The ports, in field order.
+    const PORTS: &'static [PortInfo];
+    /// Port `i` as raw bits.
+    fn get(&self, i: usize) -> u64;
+    /// Set port `i` from raw bits (masked to its width).
+    fn set(&mut self, i: usize, v: u64);
+    /// All ports as raw bits.
+    fn to_raw(&self) -> Vec<u64> {
+        (0..Self::PORTS.len()).map(|i| self.get(i)).collect()
+    }
+    /// Build from raw bits.
+    fn from_raw(raw: &[u64]) -> Self {
+        let mut s = Self::default();
+        for (i, v) in raw.iter().enumerate() {
+            s.set(i, *v);
+        }
+        s
+    }
+}
+
+/// A cycle-accurate model of a block.
+///
+/// Cycle `t` is the time between clock edges `t` and `t + 1`. During it the block sees inputs
+/// `i` and shows `outputs(i)`; at edge `t + 1` it takes `clock(i)`.
+pub trait CycleModel {
+    type In: Ports;
+    type Out: Ports;
+    /// The outputs during the current cycle, given this cycle's inputs.
+    fn outputs(&self, i: &Self::In) -> Self::Out;
+    /// The rising clock edge that ends the cycle.
+    fn clock(&mut self, i: &Self::In);
+}
+
+/// Converts a field to and from raw port bits.
+pub trait PortValue: Copy {
+    fn to_bits(self) -> u64;
+    fn from_bits(v: u64) -> Self;
+}
+
+impl PortValue for bool {
+    fn to_bits(self) -> u64 {
+        self as u64
+    }
+    fn from_bits(v: u64) -> Self {
+        v & 1 != 0
+    }
+}
+
+macro_rules! port_value_int {
+    ($($t:ty),*) => {$(
+        impl PortValue for $t {
+            fn to_bits(self) -> u64 {
+                self as u64
+            }
+            fn from_bits(v: u64) -> Self {
+                v as $t
+            }
+        }
+    )*};
+}
+port_value_int!(u8, u16, u32, u64);
+
+/// Mask of the low `width` bits.
+pub const fn mask(width: u32) -> u64 {
+    if width >= 64 { u64::MAX } else { (1u64 << width) - 1 }
+}
+
+/// Define a port struct: `name: type = width` per port, in order.
+#[macro_export]
+macro_rules! ports {
+    ($(#[$m:meta])* pub struct $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty = $w:expr),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name { $($(#[$fm])* pub $field: $ty),* }
+
+        impl $crate::ports::Ports for $name {
+            const PORTS: &'static [$crate::ports::PortInfo] =
+                &[$($crate::ports::PortInfo { name: stringify!($field), width: $w }),*];
+            fn get(&self, i: usize) -> u64 {
+                let mut k = 0;
+                $(
+                    if i == k {
+                        return $crate::ports::PortValue::to_bits(self.$field) & $crate::ports::mask($w);
+                    }
+                    k += 1;
+                )*
+                let _ = k;
+                panic!("port index {i} out of range")
+            }
+            fn set(&mut self, i: usize, v: u64) {
+                let mut k = 0;
+                $(
+                    if i == k {
+                        self.$field = $crate::ports::PortValue::from_bits(v & $crate::ports::mask($w));
+                        return;
+                    }
+                    k += 1;
+                )*
+                let _ = k;
+                panic!("port index {i} out of range")
+            }
+        }
+    };
+}
