@@ -1,1 +1,29 @@
-fn main() {}
+//! `sanswitch`: the command-line front of the project.
+//!
+//! Subcommands live in their own modules; `cli` holds the argument definitions.
+//! Exit status: 0 on success, 1 when a run finished but its data was not intact,
+//! 2 on a usage or configuration error.
+
+mod cli;
+mod error;
+mod simulate;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Simulate(args) => simulate::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

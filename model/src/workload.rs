@@ -275,11 +275,12 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
                         Err(_) => side.eof = true,
                     }
                 }
-                Action::Teardown => {
-                    if fabric.endpoint(o.conn, o.node).state() == crate::endpoint::State::Aborted {
-                        side.dead = true;
-                        side.eof = true;
-                    }
+                Action::Teardown
+                    if fabric.endpoint(o.conn, o.node).state()
+                        == crate::endpoint::State::Aborted =>
+                {
+                    side.dead = true;
+                    side.eof = true;
                 }
                 _ => {}
             }

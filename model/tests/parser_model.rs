@@ -10,6 +10,9 @@ use sanswitch_model::ports::CycleModel;
 use sanswitch_model::wire::flag;
 use sanswitch_model::wire::{Frame, Message};
 
+/// A header record with its payload bytes and whether the payload was marked bad.
+type Record = (ParserOut, Vec<u8>, bool);
+
 /// Run `cycles` cycles; return the header records and payload bytes seen, per message.
 fn run(
     p: ParserParams,
@@ -18,7 +21,7 @@ fn run(
     valid: f64,
     ready: f64,
     bad: f64,
-) -> (ParserDriver, Vec<(ParserOut, Vec<u8>, bool)>, ParserOut) {
+) -> (ParserDriver, Vec<Record>, ParserOut) {
     let mut m = ParserModel::new(p);
     let mut d = ParserDriver::new(seed, p.buf_size, p.connections, bad);
     d.valid_rate = valid;

@@ -1,0 +1,86 @@
+//! sanswitch's synthesizable blocks, in rust-hdl.
+//!
+//! One block per file, each built from its parameter struct in `sanswitch_model::params` and
+//! exposing the ports of its port structs in `sanswitch_model::blocks`:
+//! - [`parser::ControlParser`]: the control-message parser.
+//!
+//! [`verilog`] gives each block's Verilog, the one source the co-simulation build, the
+//! `generate` command and the lint tests all use.
+
+pub mod parser;
+pub mod rhsim;
+
+pub use rust_hdl;
+
+use rust_hdl::prelude::*;
+use sanswitch_model::params::ParserParams;
+
+/// A block the generator knows: its file name and how to build its Verilog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockName {
+    Parser,
+}
+
+impl BlockName {
+    pub const ALL: [BlockName; 1] = [BlockName::Parser];
+
+    /// File stem and Verilator prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockName::Parser => "parser",
+        }
+    }
+}
+
+/// Parameters of every block, as the generator uses them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineParams {
+    pub parser: ParserParams,
+}
+
+/// The Verilog of one block. The top module is named after the block.
+pub fn verilog(block: BlockName, p: &EngineParams) -> String {
+    let v = match block {
+        BlockName::Parser => {
+            let mut uut = parser::ControlParser::new(&p.parser);
+            uut.connect_all();
+            generate_verilog(&uut)
+        }
+    };
+    rename_top(&v, block.name())
+}
+
+/// rust-hdl names every top module `top` and its submodules `top$...`; give them the block's
+/// name so several blocks live in one project and file names match module names.
+pub fn rename_top(v: &str, name: &str) -> String {
+    rename_module_prefix(v, "top", name)
+}
+
+/// The inverse of [`rename_top`], for rust-hdl's `yosys_validate`, which wants `top`.
+pub fn unrename_top(v: &str, name: &str) -> String {
+    rename_module_prefix(v, name, "top")
+}
+
+fn rename_module_prefix(v: &str, from: &str, to: &str) -> String {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = String::with_capacity(v.len());
+    let mut rest = v;
+    while let Some(pos) = rest.find(from) {
+        let before = out.chars().last().or_else(|| rest[..pos].chars().last());
+        let prev = if pos > 0 { rest[..pos].chars().last() } else { before };
+        let after = rest[pos + from.len()..].chars().next();
+        let starts_token = prev.is_none_or(|c| !is_ident(c));
+        let module_name = matches!(after, Some('$') | Some('('));
+        out.push_str(&rest[..pos]);
+        out.push_str(if starts_token && module_name { to } else { from });
+        rest = &rest[pos + from.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// rust-hdl's `yosys_validate` (hierarchy check, processes, no latches, no implicit or
+/// undriven nets) on a block's Verilog as written to its file.
+pub fn yosys_validate_block(block: BlockName, v: &str) -> Result<(), String> {
+    yosys_validate(block.name(), &unrename_top(v, block.name())).map_err(|e| format!("{e:?}"))
+}

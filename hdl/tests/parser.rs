@@ -1,0 +1,24 @@
+//! The parser in rust-hdl's own simulator, against its cycle model; and its Verilog.
+
+use sanswitch_hdl::{BlockName, EngineParams, rhsim, verilog, yosys_validate_block};
+use sanswitch_model::params::ParserParams;
+
+#[test]
+fn parser_matches_model_in_rust_hdl_simulator() {
+    rhsim::parser_lockstep(&ParserParams::default(), 11, 3000).unwrap();
+}
+
+#[test]
+fn parser_small_buffer_matches_model_in_rust_hdl_simulator() {
+    let p = ParserParams { connections: 4, buf_size: 64 };
+    rhsim::parser_lockstep(&p, 12, 2000).unwrap();
+}
+
+#[test]
+fn parser_verilog_passes_yosys_validate() {
+    let v = verilog(BlockName::Parser, &EngineParams::default());
+    assert!(v.contains("module parser("));
+    assert!(v.contains("module parser$w0("));
+    assert!(!v.contains("top$"));
+    yosys_validate_block(BlockName::Parser, &v).unwrap();
+}

@@ -1,0 +1,158 @@
+//! Command-line arguments (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use sanswitch_model::fabric::AbortAt;
+
+/// Hardware offload of the Windows Sockets Direct session protocol.
+#[derive(Debug, Parser)]
+#[command(name = "sanswitch", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a seeded workload between two model switches over the simulated SAN and check
+    /// that every byte arrived exactly once, in order, and every request completed.
+    ///
+    /// The workload comes from flags, from a TOML scenario file (--scenario), or both: flags
+    /// given explicitly override the file. Exit status: 0 intact, 1 not intact, 2 bad input.
+    Simulate(SimulateArgs),
+}
+
+/// Whether a node's provider supports RDMA read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReadMode {
+    /// Supports RDMA read: peers send to it in read mode (the receiver pulls).
+    #[value(name = "true")]
+    Yes,
+    /// No RDMA read: peers send to it in write mode (the sender pushes).
+    #[value(name = "false")]
+    No,
+    /// Picked at random per connection (from the seed).
+    #[value(name = "random")]
+    Random,
+}
+
+impl ReadMode {
+    pub fn as_option(self) -> Option<bool> {
+        match self {
+            ReadMode::Yes => Some(true),
+            ReadMode::No => Some(false),
+            ReadMode::Random => None,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// TOML scenario file (the fields of the model's `Workload`; see scenarios/).
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+
+    /// Seed of the workload (sizes, data, capabilities) and of the fault generator.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Connections between the two nodes.
+    #[arg(long)]
+    pub connections: Option<usize>,
+    /// Sends planned in each direction of each connection.
+    #[arg(long)]
+    pub sends: Option<usize>,
+    /// Largest send, in bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub max_size: Option<usize>,
+    /// Share of sends that are urgent (MSG_OOB), 0 to 1.
+    #[arg(long, value_name = "SHARE")]
+    pub urgent_share: Option<f64>,
+    /// Whether node 0's provider supports RDMA read.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub read0: Option<ReadMode>,
+    /// Whether node 1's provider supports RDMA read.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub read1: Option<ReadMode>,
+    /// Control buffers each endpoint posts to receive.
+    #[arg(long, value_name = "N")]
+    pub recv_bufs: Option<u16>,
+    /// Control buffers each endpoint uses to send.
+    #[arg(long, value_name = "N")]
+    pub send_bufs: Option<u16>,
+    /// Size of every control buffer, in bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub buf_size: Option<u32>,
+    /// Sends of more bytes than this take the zero-copy (RDMA) path.
+    #[arg(long, value_name = "BYTES")]
+    pub rdma_threshold: Option<u32>,
+    /// One-way latency of the SAN, in ns.
+    #[arg(long, value_name = "NS")]
+    pub latency_ns: Option<u64>,
+    /// Link bandwidth per direction, in Gbit/s.
+    #[arg(long, value_name = "GBPS")]
+    pub link_gbps: Option<f64>,
+    /// Registration-table entries per node.
+    #[arg(long, value_name = "N")]
+    pub reg_capacity: Option<usize>,
+    /// Probability that a registration fails as if the table were full.
+    #[arg(long, value_name = "P")]
+    pub reg_fail_rate: Option<f64>,
+    /// Probability that a registration fails for lack of temporary memory.
+    #[arg(long, value_name = "P")]
+    pub nomem_rate: Option<f64>,
+    /// Probability that an RDMA operation completes with a transport error.
+    #[arg(long, value_name = "P")]
+    pub rdma_error_rate: Option<f64>,
+    /// Abort: node NODE's application of connection CONN aborts after AFTER_MESSAGES
+    /// messages have been sent on that connection (both directions).
+    #[arg(long, value_name = "CONN:NODE:AFTER_MESSAGES", value_parser = parse_abort)]
+    pub abort: Option<AbortAt>,
+    /// Start sequence numbers anywhere instead of within 64 of the wrap.
+    #[arg(long)]
+    pub no_wrap: bool,
+
+    /// Print the summary as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Parse `CONN:NODE:AFTER_MESSAGES`.
+fn parse_abort(s: &str) -> Result<AbortAt, String> {
+    let parts: Vec<&str> = s.split(':').collect();
+    let [conn, node, after] = parts[..] else {
+        return Err(format!("expected CONN:NODE:AFTER_MESSAGES (e.g. 0:1:40), got `{s}`"));
+    };
+    let num = |what: &str, v: &str| -> Result<u64, String> {
+        v.trim().parse::<u64>().map_err(|e| format!("{what} `{v}`: {e}"))
+    };
+    let conn = usize::try_from(num("CONN", conn)?).map_err(|e| format!("CONN: {e}"))?;
+    let node = usize::try_from(num("NODE", node)?).map_err(|e| format!("NODE: {e}"))?;
+    if node > 1 {
+        return Err(format!("NODE must be 0 or 1, got {node}"));
+    }
+    let after_messages = num("AFTER_MESSAGES", after)?;
+    Ok(AbortAt { conn, node, after_messages })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abort_spec() {
+        assert_eq!(parse_abort("1:0:40"), Ok(AbortAt { conn: 1, node: 0, after_messages: 40 }));
+        assert!(parse_abort("1:2:40").is_err());
+        assert!(parse_abort("1:0").is_err());
+        assert!(parse_abort("a:0:1").is_err());
+    }
+
+    #[test]
+    fn cli_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,403 @@
+//! `sanswitch simulate`: a seeded workload between two model switches over the simulated
+//! SAN, with the integrity check of `sanswitch_model::workload`.
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sanswitch_model::workload::{self, Summary, Workload};
+
+use crate::cli::SimulateArgs;
+use crate::error::Error;
+
+/// Largest send accepted: the workload holds every planned send in memory.
+const MAX_SEND: usize = 1 << 30;
+
+/// Runs shorter than this draw no progress bar at all.
+const BAR_DELAY: Duration = Duration::from_millis(300);
+
+pub fn run(args: &SimulateArgs) -> Result<ExitCode, Error> {
+    let w = workload_from(args)?;
+    let problems = validate(&w);
+    if !problems.is_empty() {
+        return Err(Error::InvalidWorkload(problems));
+    }
+
+    let show_bar = !args.quiet && std::io::stderr().is_terminal();
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "simulating {wide_bar} {bytes}/{total_bytes} delivered [{elapsed_precise}, eta {eta}]",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = Instant::now();
+    let mut drawing = false;
+    let summary = workload::run(&w, &mut |done, total| {
+        if show_bar && !drawing && started.elapsed() >= BAR_DELAY {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+            drawing = true;
+        }
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+
+    let out = if args.json {
+        let mut s = serde_json::to_string_pretty(&summary)?;
+        s.push('\n');
+        s
+    } else {
+        render(&w, &summary)
+    };
+    if let Err(e) = std::io::stdout().lock().write_all(out.as_bytes()) {
+        // A closed pipe (`| head`) is not an error of the simulation.
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(Error::Output(e));
+        }
+    }
+    Ok(if summary.intact { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The workload: the scenario file (or the defaults), then every flag given explicitly.
+pub fn workload_from(args: &SimulateArgs) -> Result<Workload, Error> {
+    let mut w = match &args.scenario {
+        Some(path) => load_scenario(path)?,
+        None => Workload::default(),
+    };
+    fn set<T: Copy>(dst: &mut T, v: Option<T>) {
+        if let Some(v) = v {
+            *dst = v;
+        }
+    }
+    set(&mut w.seed, args.seed);
+    set(&mut w.connections, args.connections);
+    set(&mut w.sends, args.sends);
+    set(&mut w.max_size, args.max_size);
+    set(&mut w.urgent_share, args.urgent_share);
+    if let Some(m) = args.read0 {
+        w.rdma_read[0] = m.as_option();
+    }
+    if let Some(m) = args.read1 {
+        w.rdma_read[1] = m.as_option();
+    }
+    set(&mut w.endpoint.recv_bufs, args.recv_bufs);
+    set(&mut w.endpoint.send_bufs, args.send_bufs);
+    set(&mut w.endpoint.buf_size, args.buf_size);
+    set(&mut w.endpoint.rdma_threshold, args.rdma_threshold);
+    set(&mut w.fabric.latency_ns, args.latency_ns);
+    set(&mut w.fabric.link_gbps, args.link_gbps);
+    set(&mut w.fabric.reg_capacity, args.reg_capacity);
+    set(&mut w.fabric.faults.reg_fail_rate, args.reg_fail_rate);
+    set(&mut w.fabric.faults.nomem_rate, args.nomem_rate);
+    set(&mut w.fabric.faults.rdma_error_rate, args.rdma_error_rate);
+    if args.abort.is_some() {
+        w.fabric.faults.abort = args.abort;
+    }
+    if args.no_wrap {
+        w.seq_near_wrap = false;
+    }
+    Ok(w)
+}
+
+/// Read a TOML scenario into a `Workload` (unknown keys are refused by the model's serde).
+pub fn load_scenario(path: &Path) -> Result<Workload, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| Error::ReadScenario { path: path.to_owned(), source })?;
+    toml::from_str(&text).map_err(|source| Error::ParseScenario { path: path.to_owned(), source })
+}
+
+/// Everything that would make the run meaningless or make the model refuse it, each named by
+/// its scenario key and its flag.
+pub fn validate(w: &Workload) -> Vec<String> {
+    let mut p = Vec::new();
+    if let Err(e) = w.endpoint.validate() {
+        // The model names the field first; add its scenario key and its flag.
+        const FLAGS: [(&str, &str); 4] = [
+            ("recv_bufs", "--recv-bufs"),
+            ("send_bufs", "--send-bufs"),
+            ("buf_size", "--buf-size"),
+            ("rdma_threshold", "--rdma-threshold"),
+        ];
+        p.push(match FLAGS.iter().find(|(k, _)| e.starts_with(k)) {
+            Some((k, flag)) => format!("endpoint.{k} ({flag}){}", &e[k.len()..]),
+            None => format!("endpoint: {e}"),
+        });
+    }
+    // The workload draws some sizes in 4096..=4 * rdma_threshold.
+    if w.endpoint.rdma_threshold < 1024 {
+        p.push(format!(
+            "endpoint.rdma_threshold (--rdma-threshold) must be at least 1024 for the random \
+             workload, got {}",
+            w.endpoint.rdma_threshold
+        ));
+    }
+    if w.max_size > MAX_SEND {
+        p.push(format!(
+            "max_size (--max-size) must be at most {MAX_SEND} (1 GiB): every planned send is \
+             held in memory, got {}",
+            w.max_size
+        ));
+    }
+    if w.connections == 0 {
+        p.push("connections (--connections) must be at least 1".into());
+    }
+    if w.sends_outstanding == 0 {
+        p.push("sends_outstanding must be at least 1, or no send is ever submitted".into());
+    }
+    if w.recvs_outstanding == 0 {
+        p.push("recvs_outstanding must be at least 1, or nothing can be received".into());
+    }
+    if w.recv_max == 0 {
+        p.push("recv_max must be at least 1".into());
+    }
+    let share = |p: &mut Vec<String>, name: &str, flag: &str, v: f64| {
+        if !(0.0..=1.0).contains(&v) {
+            p.push(format!("{name} ({flag}) must be between 0 and 1, got {v}"));
+        }
+    };
+    share(&mut p, "urgent_share", "--urgent-share", w.urgent_share);
+    let f = &w.fabric.faults;
+    share(&mut p, "fabric.faults.reg_fail_rate", "--reg-fail-rate", f.reg_fail_rate);
+    share(&mut p, "fabric.faults.nomem_rate", "--nomem-rate", f.nomem_rate);
+    share(&mut p, "fabric.faults.rdma_error_rate", "--rdma-error-rate", f.rdma_error_rate);
+    if !(w.fabric.link_gbps.is_finite() && w.fabric.link_gbps > 0.0) {
+        p.push(format!(
+            "fabric.link_gbps (--link-gbps) must be a positive number, got {}",
+            w.fabric.link_gbps
+        ));
+    }
+    if let Some(a) = f.abort {
+        if a.conn >= w.connections {
+            p.push(format!(
+                "abort: connection {} does not exist (there are {})",
+                a.conn, w.connections
+            ));
+        }
+        if a.node > 1 {
+            p.push(format!("abort: node must be 0 or 1, got {}", a.node));
+        }
+        if a.after_messages == 0 {
+            p.push("abort: after_messages must be at least 1".into());
+        }
+    }
+    if w.time_limit_ns == 0 {
+        p.push("time_limit_ns must be positive".into());
+    }
+    p
+}
+
+/// The human summary. Its last line is `intact: yes` or `intact: NO (...)`.
+pub fn render(w: &Workload, s: &Summary) -> String {
+    let mut o = String::new();
+    let read = |r: Option<bool>| match r {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "random",
+    };
+    let e = &w.endpoint;
+    let fc = &w.fabric;
+    let _ = writeln!(
+        o,
+        "workload: seed {}, {} connection(s) x {} sends each way, up to {} B, {}% urgent",
+        s.seed,
+        w.connections,
+        w.sends,
+        n(w.max_size as u64),
+        w.urgent_share * 100.0
+    );
+    let _ = writeln!(
+        o,
+        "  RDMA read: node 0 {}, node 1 {}; buffers {} send + {} receive x {} B; \
+         RDMA threshold {} B",
+        read(w.rdma_read[0]),
+        read(w.rdma_read[1]),
+        e.send_bufs,
+        e.recv_bufs,
+        n(e.buf_size as u64),
+        n(e.rdma_threshold as u64)
+    );
+    let _ = writeln!(
+        o,
+        "  SAN: {} ns latency, {} Gbit/s per direction, {} registrations per node",
+        n(fc.latency_ns),
+        fc.link_gbps,
+        fc.reg_capacity
+    );
+    let f = &fc.faults;
+    if f.reg_fail_rate > 0.0 || f.nomem_rate > 0.0 || f.rdma_error_rate > 0.0 || f.abort.is_some() {
+        let mut line = format!(
+            "  faults: registration failure {}, no memory {}, RDMA error {}",
+            f.reg_fail_rate, f.nomem_rate, f.rdma_error_rate
+        );
+        if let Some(a) = f.abort {
+            let _ = write!(
+                line,
+                "; abort by node {} of connection {} after {} messages",
+                a.node, a.conn, a.after_messages
+            );
+        }
+        let _ = writeln!(o, "{line}");
+    }
+
+    let _ = writeln!(o);
+    for d in &s.directions {
+        let st = &d.sender;
+        let msgs: u64 = st.msgs_sent.values().sum();
+        let _ = writeln!(
+            o,
+            "conn {} node {} -> {}: {} sends, {} messages; {} B offered, {} B received \
+             ({} B urgent)",
+            d.conn,
+            d.from,
+            1 - d.from,
+            d.sends,
+            n(msgs),
+            n(d.bytes_offered),
+            n(d.bytes_received),
+            n(d.urgent_bytes_received)
+        );
+        let _ = writeln!(
+            o,
+            "    paths: copy {}, read {}, write {}, fallback {}; {} B inline in messages; \
+             stalls: credit {}, send buffer {}",
+            st.sends_copy,
+            st.sends_read,
+            st.sends_write,
+            st.sends_fallback,
+            n(st.bytes_inline),
+            st.credit_stalls,
+            st.send_buf_stalls
+        );
+    }
+
+    let _ = writeln!(o);
+    let completions = if s.completions.is_empty() {
+        "none".to_string()
+    } else {
+        s.completions.iter().map(|(k, v)| format!("{k} {}", n(*v))).collect::<Vec<_>>().join(", ")
+    };
+    let _ = writeln!(o, "completions: {completions}");
+    let _ = writeln!(o, "protocol violations: {}", s.violations);
+
+    let fs = &s.fabric;
+    let _ = writeln!(
+        o,
+        "fabric: messages 0->1 {} ({} B), 1->0 {} ({} B)",
+        n(fs.messages[0]),
+        n(fs.message_bytes[0]),
+        n(fs.messages[1]),
+        n(fs.message_bytes[1])
+    );
+    let _ = writeln!(
+        o,
+        "  RDMA: {} reads, {} writes, {} B",
+        n(fs.rdma_reads),
+        n(fs.rdma_writes),
+        n(fs.rdma_bytes)
+    );
+    let violations = if fs.access_violations.is_empty() {
+        "none".to_string()
+    } else {
+        fs.access_violations.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+    };
+    let _ = writeln!(o, "  access violations: {violations}");
+    let _ = writeln!(
+        o,
+        "  injected faults: {} registration failures, {} RDMA errors; table full {}, \
+         credit overruns {}, dropped after teardown {}, peak registrations {}",
+        fs.injected_reg_failures,
+        fs.injected_rdma_errors,
+        fs.table_full,
+        fs.credit_overruns,
+        fs.dropped_after_teardown,
+        fs.peak_registrations
+    );
+
+    let received: u64 = s.directions.iter().map(|d| d.bytes_received).sum();
+    let _ = writeln!(
+        o,
+        "simulated time: {} ({} events); throughput {:.3} Gbit/s of simulated time \
+         ({} B received, both directions)",
+        duration(s.sim_time_ns),
+        n(s.events),
+        gbps(received, s.sim_time_ns),
+        n(received)
+    );
+
+    if s.intact {
+        let _ = writeln!(o, "intact: yes");
+    } else {
+        let _ = writeln!(o, "problems:");
+        for p in &s.problems {
+            let _ = writeln!(o, "  - {p}");
+        }
+        let _ = writeln!(o, "intact: NO ({} problem(s), listed above)", s.problems.len());
+    }
+    o
+}
+
+/// Bits per nanosecond is Gbit/s.
+fn gbps(bytes: u64, ns: u64) -> f64 {
+    if ns == 0 { 0.0 } else { bytes as f64 * 8.0 / ns as f64 }
+}
+
+fn duration(ns: u64) -> String {
+    match ns {
+        0..1_000 => format!("{ns} ns"),
+        1_000..1_000_000 => format!("{:.3} us", ns as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.3} ms", ns as f64 / 1e6),
+        _ => format!("{:.3} s", ns as f64 / 1e9),
+    }
+}
+
+/// A number with thousands separators: 1234567 -> "1,234,567".
+fn n(v: u64) -> String {
+    let digits = v.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(n(0), "0");
+        assert_eq!(n(999), "999");
+        assert_eq!(n(1000), "1,000");
+        assert_eq!(n(1234567), "1,234,567");
+        assert_eq!(duration(1_500_000), "1.500 ms");
+        assert_eq!(gbps(125, 100), 10.0);
+    }
+
+    #[test]
+    fn default_is_valid_and_impossible_is_refused() {
+        assert!(validate(&Workload::default()).is_empty());
+        let mut w = Workload::default();
+        w.endpoint.recv_bufs = 2;
+        w.urgent_share = 2.0;
+        w.fabric.link_gbps = 0.0;
+        let p = validate(&w);
+        assert_eq!(p.len(), 3, "{p:?}");
+        assert!(p[0].contains("recv_bufs"));
+    }
+
+    #[test]
+    fn small_run_renders() {
+        let w = Workload { sends: 5, max_size: 64 * 1024, ..Workload::default() };
+        let s = workload::run(&w, &mut |_, _| {});
+        let text = render(&w, &s);
+        assert!(text.trim_end().ends_with("intact: yes"), "{text}");
+    }
+}
