@@ -15,6 +15,46 @@ pub use rust_hdl;
 use rust_hdl::prelude::*;
 use sanswitch_model::params::ParserParams;
 
+/// The Verilator lint waivers for every generated file (`hdl/verilator.vlt`).
+pub const VERILATOR_WAIVERS: &str = include_str!("../verilator.vlt");
+
+/// The ports of a block's top module as the Verilog declares them: (direction, name, width),
+/// in declaration order. `direction` is "input" or "output".
+pub fn top_ports(v: &str) -> Vec<(String, String, u32)> {
+    let mut out = Vec::new();
+    let mut in_top = false;
+    for line in v.lines() {
+        let t = line.trim();
+        if t.starts_with("module ") {
+            if in_top {
+                break;
+            }
+            in_top = true;
+            continue;
+        }
+        if !in_top {
+            continue;
+        }
+        let dir = if t.starts_with("input ") {
+            "input"
+        } else if t.starts_with("output ") {
+            "output"
+        } else {
+            continue;
+        };
+        let body = t.trim_end_matches(';');
+        let name = body.rsplit(' ').next().unwrap_or_default().to_string();
+        let width = match (body.find('['), body.find(':')) {
+            (Some(a), Some(b)) if b > a => {
+                body[a + 1..b].trim().parse::<u32>().map_or(0, |m| m + 1)
+            }
+            _ => 1,
+        };
+        out.push((dir.to_string(), name, width));
+    }
+    out
+}
+
 /// A block the generator knows: its file name and how to build its Verilog.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockName {

@@ -23,7 +23,7 @@
 //!
 //! # How it checks
 //! Beats 0 to 4 are captured as they arrive. The LargeSend sums that need adders are formed a
-//! beat early (`tpf` = total + fixed bytes at beat 2, `expect` = tpf − descriptor length at
+//! beat early (`tpf` = total + fixed bytes at beat 2, `want_got` = tpf − descriptor length at
 //! beat 4), so the verdict at the last beat is compares and a priority encoder. The message-id
 //! facts (extension, descriptor and payload rules) are tables built from
 //! `sanswitch_model::wire::LAYOUTS`, the same table the model and the codec use.
@@ -115,7 +115,7 @@ pub struct ControlParser {
     w3: DFF<Bits<64>>,
     w4: DFF<Bits<64>>,
     tpf: DFF<Bits<33>>,
-    expect: DFF<Bits<34>>,
+    want_got: DFF<Bits<34>>,
     // --- outputs with skid slots ---
     hdr_out: DFF<HdrRec>,
     hdr_out_valid: DFF<Bit>,
@@ -165,7 +165,7 @@ pub struct ControlParser {
     cur_w4: Signal<Local, Bits<64>>,
     cur_conn: Signal<Local, Bits<8>>,
     cur_tpf: Signal<Local, Bits<33>>,
-    cur_expect: Signal<Local, Bits<34>>,
+    cur_want_got: Signal<Local, Bits<34>>,
     m: Signal<Local, Bits<8>>,
     flags: Signal<Local, Bits<8>>,
     known: Signal<Local, Bit>,
@@ -251,7 +251,7 @@ impl ControlParser {
             w3: Default::default(),
             w4: Default::default(),
             tpf: Default::default(),
-            expect: Default::default(),
+            want_got: Default::default(),
             hdr_out: Default::default(),
             hdr_out_valid: Default::default(),
             hdr_skid: Default::default(),
@@ -296,7 +296,7 @@ impl ControlParser {
             cur_w4: Default::default(),
             cur_conn: Default::default(),
             cur_tpf: Default::default(),
-            cur_expect: Default::default(),
+            cur_want_got: Default::default(),
             m: Default::default(),
             flags: Default::default(),
             known: Default::default(),
@@ -342,7 +342,7 @@ impl Logic for ControlParser {
             w3,
             w4,
             tpf,
-            expect,
+            want_got,
             hdr_out,
             hdr_out_valid,
             hdr_skid,
@@ -439,9 +439,9 @@ impl Logic for ControlParser {
                     + self.c_ls_fixed_desc.val();
             }
         }
-        self.cur_expect.next = self.expect.q.val();
+        self.cur_want_got.next = self.want_got.q.val();
         if self.beat.q.val() == 4 {
-            self.cur_expect.next = bit_cast::<34, 33>(self.tpf.q.val())
+            self.cur_want_got.next = bit_cast::<34, 33>(self.tpf.q.val())
                 - bit_cast::<34, 32>(self.in_data.val().get_bits::<32>(32));
         }
 
@@ -502,7 +502,9 @@ impl Logic for ControlParser {
             // length. Otherwise they were formed a beat or more ago.
             if self.cur_w2.val().get_bits::<32>(32).any() {
                 self.err.next = 4.into();
-            } else if (self.beat.q.val() == 2) | (self.beat.q.val() == 4) {
+            } else if ((self.beat.q.val() == 2) & !self.has_desc.val())
+                | ((self.beat.q.val() == 4) & self.has_desc.val())
+            {
                 if !self.cur_w2.val().get_bits::<32>(0).any()
                     | (self.has_desc.val()
                         & (self.cur_w2.val().get_bits::<32>(0)
@@ -512,7 +514,7 @@ impl Logic for ControlParser {
                 }
             } else if (self.tpf.q.val() <= bit_cast::<33, 17>(self.got.val()))
                 | (self.has_desc.val()
-                    & (self.expect.q.val() != bit_cast::<34, 17>(self.got.val())))
+                    & (self.want_got.q.val() != bit_cast::<34, 17>(self.got.val())))
             {
                 self.err.next = 8.into();
             }
@@ -559,7 +561,7 @@ impl Logic for ControlParser {
             self.w4.d.next = self.cur_w4.val();
             self.conn.d.next = self.cur_conn.val();
             self.tpf.d.next = self.cur_tpf.val();
-            self.expect.d.next = self.cur_expect.val();
+            self.want_got.d.next = self.cur_want_got.val();
             if self.in_last.val() {
                 self.beat.d.next = 0.into();
                 self.beat_p1.d.next = 1.into();
@@ -619,7 +621,7 @@ impl Logic for ControlParser {
             self.w3.d.next = 0.into();
             self.w4.d.next = 0.into();
             self.tpf.d.next = 0.into();
-            self.expect.d.next = 0.into();
+            self.want_got.d.next = 0.into();
             self.hdr_out.d.next = self.c_hdr_zero.val();
             self.hdr_out_valid.d.next = false;
             self.hdr_skid.d.next = self.c_hdr_zero.val();

@@ -433,6 +433,9 @@ pub struct Endpoint {
     fin_sent: bool,
     // --- receive side ---
     rx_xfer: Option<RxXfer>,
+    /// Data, LargeSend and Disconnect that arrived while the finished transfer's region was
+    /// still deregistering: they follow its bytes in the stream (with the LargeSend's mseq).
+    held: VecDeque<(u32, Message)>,
     stream: VecDeque<(Vec<u8>, bool)>,
     stream_off: usize,
     recv_queue: VecDeque<(ReqId, usize)>,
@@ -474,6 +477,7 @@ impl Endpoint {
             shutdown_requested: false,
             fin_sent: false,
             rx_xfer: None,
+            held: VecDeque::new(),
             stream: VecDeque::new(),
             stream_off: 0,
             recv_queue: VecDeque::new(),
@@ -989,6 +993,9 @@ impl Endpoint {
                 self.peer_bufs = h.bufs;
                 self.peer_ack = h.mseq_ack;
                 self.rx_last = h.mseq;
+                // The HelloAck holds one of our buffers until we acknowledge it, like any
+                // message: count it, or a peer with few credits may wait for an update forever.
+                self.rx_since_adv = 1;
                 self.state = State::Established;
                 out.push(Action::Connected);
                 return;
@@ -1024,6 +1031,24 @@ impl Endpoint {
             Message::Hello(_) | Message::HelloAck(_) => unreachable!("handled above"),
             Message::CreditUpdate => {}
             Message::Abort => self.abort(WsaError::ConnReset, false, out),
+            m @ (Message::Disconnect | Message::Data { .. } | Message::LargeSend { .. }) => {
+                self.on_stream_msg(h.mseq, m, out)
+            }
+            Message::SinkAvail { xfer, desc } => self.on_sink_avail(xfer, desc, out),
+            Message::ReadComplete { xfer, bytes } => self.on_read_complete(xfer, bytes, out),
+            Message::SendByCopy { xfer } => self.on_send_by_copy(xfer, out),
+            Message::WriteComplete { xfer, bytes } => self.on_write_complete(xfer, bytes, out),
+        }
+    }
+
+    /// A message that continues the stream. While the last transfer's region is still
+    /// deregistering, its bytes are not in the stream yet: hold the message until they are.
+    fn on_stream_msg(&mut self, mseq: u32, msg: Message, out: &mut Vec<Action>) {
+        if self.rx_xfer.as_ref().is_some_and(|rx| rx.phase == RxPhase::Draining) {
+            self.held.push_back((mseq, msg));
+            return;
+        }
+        match msg {
             Message::Disconnect => {
                 if self.fin_rcvd || self.rx_xfer.is_some() {
                     self.stats.unexpected += 1;
@@ -1034,12 +1059,9 @@ impl Endpoint {
             }
             Message::Data { urgent, payload } => self.on_data(urgent, payload, out),
             Message::LargeSend { total, desc, payload } => {
-                self.on_large_send(h.mseq, total, desc, payload, out)
+                self.on_large_send(mseq, total, desc, payload, out)
             }
-            Message::SinkAvail { xfer, desc } => self.on_sink_avail(xfer, desc, out),
-            Message::ReadComplete { xfer, bytes } => self.on_read_complete(xfer, bytes, out),
-            Message::SendByCopy { xfer } => self.on_send_by_copy(xfer, out),
-            Message::WriteComplete { xfer, bytes } => self.on_write_complete(xfer, bytes, out),
+            _ => unreachable!("not a stream message"),
         }
     }
 
@@ -1310,6 +1332,10 @@ impl Endpoint {
                     self.rx_xfer = None;
                     self.stream.push_back((data, false));
                     self.deliver(out);
+                    // An abort on the way empties `held`.
+                    while let Some((mseq, msg)) = self.held.pop_front() {
+                        self.on_stream_msg(mseq, msg, out);
+                    }
                 }
             }
             Some(_) => {}
@@ -1405,6 +1431,7 @@ impl Endpoint {
             self.complete_recv(req, Err(err), out);
         }
         self.rx_xfer = None;
+        self.held.clear();
         self.stream.clear();
         self.stream_off = 0;
         // Operations still in flight complete later and are dropped as stale.

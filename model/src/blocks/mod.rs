@@ -3,3 +3,20 @@
 
 pub mod parser;
 pub mod stimulus;
+
+use crate::ports::{PortInfo, Ports};
+
+/// A block's port tables, by the name its Verilog module and files carry.
+#[derive(Clone, Copy, Debug)]
+pub struct BlockPorts {
+    pub name: &'static str,
+    pub inputs: &'static [PortInfo],
+    pub outputs: &'static [PortInfo],
+}
+
+/// Every block with a cycle model, for the co-simulation build and the port checks.
+pub const BLOCKS: &[BlockPorts] = &[BlockPorts {
+    name: "parser",
+    inputs: parser::ParserIn::PORTS,
+    outputs: parser::ParserOut::PORTS,
+}];

@@ -119,7 +119,7 @@ impl MessageGen {
                 b[4..8].copy_from_slice(&n.to_le_bytes());
             }
         };
-        match self.rng.gen_range(0..9) {
+        match self.rng.gen_range(0..10) {
             // truncated at any byte, length field left as it was
             0 => b.truncate(self.rng.gen_range(1..b.len().max(2))),
             // truncated, length field made to agree
@@ -162,6 +162,50 @@ impl MessageGen {
                 let n = self.buf_size as usize + self.rng.gen_range(1..40) - b.len().min(16);
                 b.extend(self.bytes(n));
                 fix_len(&mut b);
+            }
+            // a field out of range: LargeSend totals and lengths, Hello version and sizes
+            9 => {
+                let desc = self.rng.r#gen();
+                let n = self.rng.gen_range(0..64usize);
+                let total: u32 = match self.rng.gen_range(0..3) {
+                    0 => n as u32,
+                    1 => self.rng.gen_range(0..=n as u32),
+                    _ => n as u32 + self.rng.gen_range(1..1000),
+                };
+                let mut f = Frame {
+                    header: Header::default(),
+                    msg: Message::LargeSend {
+                        total: total.max(1),
+                        desc: None,
+                        payload: self.bytes(n),
+                    },
+                };
+                if desc {
+                    let off: u32 = self.rng.gen_range(1..3);
+                    let len = total.wrapping_sub(n as u32).wrapping_add(off);
+                    f.msg = Message::LargeSend {
+                        total: total.max(1),
+                        desc: Some(Descriptor { addr: 0, key: 0, len }),
+                        payload: self.bytes(n),
+                    };
+                }
+                b = f.encode();
+                if self.rng.gen_bool(0.3) {
+                    // a Hello with a bad version, buffer size or posted count
+                    let mut h = Frame {
+                        header: Header { bufs: self.rng.gen_range(0..8), ..Header::default() },
+                        msg: Message::Hello(HelloParams { rdma_read: true, buf_size: 4096 }),
+                    }
+                    .encode();
+                    match self.rng.gen_range(0..3) {
+                        0 => h[16] = self.rng.r#gen(),
+                        1 => {
+                            h[20..24].copy_from_slice(&self.rng.gen_range(0..200u32).to_le_bytes())
+                        }
+                        _ => {}
+                    }
+                    b = h;
+                }
             }
             // garbage
             _ => {
