@@ -149,7 +149,7 @@ fn draw_size(rng: &mut ChaCha8Rng, w: &Workload) -> usize {
     let n = match rng.gen_range(0..100) {
         0..10 => boundaries[rng.gen_range(0..boundaries.len())],
         10..60 => rng.gen_range(1..=4096),
-        60..85 => rng.gen_range(4096..=thr * 4),
+        60..85 => rng.gen_range(4096..=usize::max(4096, thr * 4)),
         _ => rng.gen_range(0..=w.max_size),
     };
     n.min(w.max_size)
