@@ -9,6 +9,7 @@
 
 pub mod parser;
 pub mod rhsim;
+pub mod synth;
 
 pub use rust_hdl;
 

@@ -108,6 +108,15 @@ pub struct ControlParser {
     beat: DFF<Bits<BEAT_BITS_U>>,
     /// Always `beat + 1`, so the byte count needs no adder.
     beat_p1: DFFWithInit<Bits<BEAT_BITS_U>>,
+    /// One-hot: the next beat is beat 0, 1, 2, 3 or 4 (all clear from beat 5 on).
+    first5: DFFWithInit<Bits<5>>,
+    /// The message is already longer than the buffer.
+    long: DFF<Bit>,
+    /// Beat 2's checks, kept for the verdict at a later last beat.
+    x_hello_res: DFF<Bit>,
+    x_hello_bad: DFF<Bit>,
+    x_lo_nz: DFF<Bit>,
+    x_hi_nz: DFF<Bit>,
     conn: DFF<Bits<8>>,
     w0: DFF<Bits<64>>,
     w1: DFF<Bits<64>>,
@@ -139,7 +148,7 @@ pub struct ControlParser {
     c_err_code: [Constant<Bits<4>>; wire::ParseError::COUNT],
     c_hdr_zero: Constant<HdrRec>,
     c_pay_zero: Constant<PayRec>,
-    c_buf_size: Constant<Bits<17>>,
+    c_bs8: Constant<Bits<BEAT_BITS_U>>,
     c_max_beats: Constant<Bits<BEAT_BITS_U>>,
     c_ls_fixed_desc: Constant<Bits<33>>,
     c_ls_fixed_nodesc: Constant<Bits<33>>,
@@ -157,6 +166,36 @@ pub struct ControlParser {
 
     // --- combinational ---
     accept: Signal<Local, Bit>,
+    at0: Signal<Local, Bit>,
+    at1: Signal<Local, Bit>,
+    at2: Signal<Local, Bit>,
+    at3: Signal<Local, Bit>,
+    at4: Signal<Local, Bit>,
+    ge2: Signal<Local, Bit>,
+    ge3: Signal<Local, Bit>,
+    ge4: Signal<Local, Bit>,
+    ge5: Signal<Local, Bit>,
+    part: Signal<Local, Bit>,
+    lt_fixed: Signal<Local, Bit>,
+    has_payload: Signal<Local, Bit>,
+    e_hello_res: Signal<Local, Bit>,
+    e_hello_bad: Signal<Local, Bit>,
+    e_lo_nz: Signal<Local, Bit>,
+    e_hi_nz: Signal<Local, Bit>,
+    c_hello_res: Signal<Local, Bit>,
+    c_hello_bad: Signal<Local, Bit>,
+    c_lo_nz: Signal<Local, Bit>,
+    c_hi_nz: Signal<Local, Bit>,
+    c_len: Signal<Local, Bit>,
+    c_flags: Signal<Local, Bit>,
+    c_desc: Signal<Local, Bit>,
+    c_pay: Signal<Local, Bit>,
+    is_hello: Signal<Local, Bit>,
+    is_sbc: Signal<Local, Bit>,
+    is_ls: Signal<Local, Bit>,
+    bufs_low: Signal<Local, Bit>,
+    ls_bad: Signal<Local, Bit>,
+    bad: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
     cur_w0: Signal<Local, Bits<64>>,
     cur_w1: Signal<Local, Bits<64>>,
@@ -177,8 +216,6 @@ pub struct ControlParser {
     k_urgent: Signal<Local, Bit>,
     has_desc: Signal<Local, Bit>,
     desc_present: Signal<Local, Bit>,
-    fixed_beats: Signal<Local, Bits<BEAT_BITS_U>>,
-    fixed_bytes: Signal<Local, Bits<17>>,
     is_pay: Signal<Local, Bit>,
     got: Signal<Local, Bits<17>>,
     err: Signal<Local, Bits<4>>,
@@ -244,6 +281,12 @@ impl ControlParser {
             cnt_bad_field: Default::default(),
             beat: Default::default(),
             beat_p1: DFFWithInit::new(1.into()),
+            first5: DFFWithInit::new(1.into()),
+            long: Default::default(),
+            x_hello_res: Default::default(),
+            x_hello_bad: Default::default(),
+            x_lo_nz: Default::default(),
+            x_hi_nz: Default::default(),
             conn: Default::default(),
             w0: Default::default(),
             w1: Default::default(),
@@ -272,7 +315,7 @@ impl ControlParser {
             c_err_code: std::array::from_fn(|i| c(i as u64 + 1)),
             c_hdr_zero: Constant::new(HdrRec::default()),
             c_pay_zero: Constant::new(PayRec::default()),
-            c_buf_size: c(p.buf_size as u64),
+            c_bs8: c(p.buf_size as u64 / 8),
             c_max_beats: c(p.max_beats() as u64),
             c_ls_fixed_desc: c(ls.fixed_bytes(true) as u64),
             c_ls_fixed_nodesc: c(ls.fixed_bytes(false) as u64),
@@ -288,6 +331,36 @@ impl ControlParser {
             c_mid_sink_avail: c(mid::SINK_AVAIL as u64),
             c_mid_large_send: c(mid::LARGE_SEND as u64),
             accept: Default::default(),
+            at0: Default::default(),
+            at1: Default::default(),
+            at2: Default::default(),
+            at3: Default::default(),
+            at4: Default::default(),
+            ge2: Default::default(),
+            ge3: Default::default(),
+            ge4: Default::default(),
+            ge5: Default::default(),
+            part: Default::default(),
+            lt_fixed: Default::default(),
+            has_payload: Default::default(),
+            e_hello_res: Default::default(),
+            e_hello_bad: Default::default(),
+            e_lo_nz: Default::default(),
+            e_hi_nz: Default::default(),
+            c_hello_res: Default::default(),
+            c_hello_bad: Default::default(),
+            c_lo_nz: Default::default(),
+            c_hi_nz: Default::default(),
+            c_len: Default::default(),
+            c_flags: Default::default(),
+            c_desc: Default::default(),
+            c_pay: Default::default(),
+            is_hello: Default::default(),
+            is_sbc: Default::default(),
+            is_ls: Default::default(),
+            bufs_low: Default::default(),
+            ls_bad: Default::default(),
+            bad: Default::default(),
             ready: Default::default(),
             cur_w0: Default::default(),
             cur_w1: Default::default(),
@@ -308,8 +381,6 @@ impl ControlParser {
             k_urgent: Default::default(),
             has_desc: Default::default(),
             desc_present: Default::default(),
-            fixed_beats: Default::default(),
-            fixed_bytes: Default::default(),
             is_pay: Default::default(),
             got: Default::default(),
             err: Default::default(),
@@ -335,6 +406,12 @@ impl Logic for ControlParser {
             clock,
             beat,
             beat_p1,
+            first5,
+            long,
+            x_hello_res,
+            x_hello_bad,
+            x_lo_nz,
+            x_hi_nz,
             conn,
             w0,
             w1,
@@ -362,14 +439,28 @@ impl Logic for ControlParser {
         self.ready.next = !self.hdr_skid_valid.q.val() & !self.pay_skid_valid.q.val();
         self.accept.next = self.in_valid.val() & self.ready.val();
 
-        // The message's words as they stand after this beat.
+        // Where in the message this beat is: one-hot flags for beats 0 to 4 (all clear from
+        // beat 5 on), so no comparator sits in front of the word and check selects.
+        self.at0.next = self.first5.q.val().get_bit(0);
+        self.at1.next = self.first5.q.val().get_bit(1);
+        self.at2.next = self.first5.q.val().get_bit(2);
+        self.at3.next = self.first5.q.val().get_bit(3);
+        self.at4.next = self.first5.q.val().get_bit(4);
+        self.ge2.next = !self.at0.val() & !self.at1.val();
+        self.ge3.next = self.ge2.val() & !self.at2.val();
+        self.ge4.next = self.ge3.val() & !self.at3.val();
+        self.ge5.next = self.ge4.val() & !self.at4.val();
+        // The last beat is partial (in_last_bytes 0 means all 8 bytes).
+        self.part.next = self.in_last_bytes.val().any();
+
+        // The message's words as they stand after this beat (for the records).
         self.cur_w0.next = self.w0.q.val();
         self.cur_w1.next = self.w1.q.val();
         self.cur_w2.next = self.w2.q.val();
         self.cur_w3.next = self.w3.q.val();
         self.cur_w4.next = self.w4.q.val();
         self.cur_conn.next = self.conn.q.val();
-        if self.beat.q.val() == 0 {
+        if self.at0.val() {
             self.cur_w0.next = self.in_data.val();
             self.cur_w1.next = 0.into();
             self.cur_w2.next = 0.into();
@@ -377,22 +468,23 @@ impl Logic for ControlParser {
             self.cur_w4.next = 0.into();
             self.cur_conn.next = self.in_conn.val();
         }
-        if self.beat.q.val() == 1 {
+        if self.at1.val() {
             self.cur_w1.next = self.in_data.val();
         }
-        if self.beat.q.val() == 2 {
+        if self.at2.val() {
             self.cur_w2.next = self.in_data.val();
         }
-        if self.beat.q.val() == 3 {
+        if self.at3.val() {
             self.cur_w3.next = self.in_data.val();
         }
-        if self.beat.q.val() == 4 {
+        if self.at4.val() {
             self.cur_w4.next = self.in_data.val();
         }
-        self.m.next = self.cur_w0.val().get_bits::<8>(0);
-        self.flags.next = self.cur_w0.val().get_bits::<8>(8);
 
-        // What the message id says (from wire::LAYOUTS).
+        // The kind, from the registered beat 0: a message whose last beat is beat 0 is
+        // truncated whatever it says, so the verdict never needs beat 0 unregistered.
+        self.m.next = self.w0.q.val().get_bits::<8>(0);
+        self.flags.next = self.w0.q.val().get_bits::<8>(8);
         self.known.next = false;
         self.k_ext.next = false;
         self.k_desc_allowed.next = false;
@@ -413,25 +505,63 @@ impl Logic for ControlParser {
         }
         self.has_desc.next = self.flags.val().get_bit(1);
         self.desc_present.next = self.has_desc.val() & self.k_desc_allowed.val();
-        self.fixed_beats.next = 2.into();
-        self.fixed_bytes.next = 16.into();
-        if self.k_ext.val() {
-            self.fixed_beats.next = 3.into();
-            self.fixed_bytes.next = 24.into();
-            if self.has_desc.val() {
-                self.fixed_bytes.next = 40.into();
+        // Payload beats start after the fixed part: beat 2, 3 or 5.
+        self.is_pay.next = false;
+        if self.k_pay_allowed.val() {
+            if !self.k_ext.val() {
+                self.is_pay.next = self.ge2.val();
+            } else if self.desc_present.val() {
+                self.is_pay.next = self.ge5.val();
+            } else {
+                self.is_pay.next = self.ge3.val();
             }
-            if self.desc_present.val() {
-                self.fixed_beats.next = 5.into();
-            }
-        } else if self.has_desc.val() {
-            self.fixed_bytes.next = 32.into();
         }
-        self.is_pay.next = self.k_pay_allowed.val() & (self.beat.q.val() >= self.fixed_beats.val());
+        // Against the fixed part (F beats, F = 2 + ext + 2 * DESC): fewer bytes than it
+        // (truncated), or more (a payload).
+        self.lt_fixed.next = self.at0.val() | (self.at1.val() & self.part.val());
+        self.has_payload.next = self.ge2.val();
+        if self.k_ext.val() & self.has_desc.val() {
+            self.lt_fixed.next = self.at0.val()
+                | self.at1.val()
+                | self.at2.val()
+                | self.at3.val()
+                | (self.at4.val() & self.part.val());
+            self.has_payload.next = self.ge5.val();
+        } else if self.has_desc.val() {
+            self.lt_fixed.next = self.at0.val()
+                | self.at1.val()
+                | self.at2.val()
+                | (self.at3.val() & self.part.val());
+            self.has_payload.next = self.ge4.val();
+        } else if self.k_ext.val() {
+            self.lt_fixed.next =
+                self.at0.val() | self.at1.val() | (self.at2.val() & self.part.val());
+            self.has_payload.next = self.ge3.val();
+        }
+
+        // Extension checks on beat 2, made on the wire word as it arrives and kept.
+        self.e_hello_res.next = (self.in_data.val().get_bits::<8>(8) & self.c_cap_reserved.val())
+            .any()
+            | self.in_data.val().get_bits::<16>(16).any();
+        self.e_hello_bad.next = (self.in_data.val().get_bits::<8>(0) != self.c_version.val())
+            | (self.in_data.val().get_bits::<32>(32) < self.c_min_buf.val())
+            | (self.in_data.val().get_bits::<32>(32) > self.c_max_buf.val());
+        self.e_lo_nz.next = self.in_data.val().get_bits::<32>(0).any();
+        self.e_hi_nz.next = self.in_data.val().get_bits::<32>(32).any();
+        self.c_hello_res.next = self.x_hello_res.q.val();
+        self.c_hello_bad.next = self.x_hello_bad.q.val();
+        self.c_lo_nz.next = self.x_lo_nz.q.val();
+        self.c_hi_nz.next = self.x_hi_nz.q.val();
+        if self.at2.val() {
+            self.c_hello_res.next = self.e_hello_res.val();
+            self.c_hello_bad.next = self.e_hello_bad.val();
+            self.c_lo_nz.next = self.e_lo_nz.val();
+            self.c_hi_nz.next = self.e_hi_nz.val();
+        }
 
         // LargeSend sums, formed a beat before they are needed.
         self.cur_tpf.next = self.tpf.q.val();
-        if self.beat.q.val() == 2 {
+        if self.at2.val() {
             self.cur_tpf.next = bit_cast::<33, 32>(self.in_data.val().get_bits::<32>(0))
                 + self.c_ls_fixed_nodesc.val();
             if self.has_desc.val() {
@@ -440,93 +570,100 @@ impl Logic for ControlParser {
             }
         }
         self.cur_want_got.next = self.want_got.q.val();
-        if self.beat.q.val() == 4 {
+        if self.at4.val() {
             self.cur_want_got.next = bit_cast::<34, 33>(self.tpf.q.val())
                 - bit_cast::<34, 32>(self.in_data.val().get_bits::<32>(32));
         }
 
-        // Bytes received, the last beat included.
+        // Bytes received, the last beat included: beat * 8 + bytes, without an adder.
         self.got.next = (bit_cast::<17, BEAT_BITS_U>(self.beat.q.val()) << 3)
             | bit_cast::<17, 3>(self.in_last_bytes.val());
-        if self.in_last_bytes.val() == 0 {
+        if !self.part.val() {
             self.got.next = bit_cast::<17, BEAT_BITS_U>(self.beat_p1.q.val()) << 3;
+        }
+
+        // The conditions, each on registers or on one level of the incoming beat.
+        self.c_len.next = self.w0.q.val().get_bits::<32>(32) != bit_cast::<32, 17>(self.got.val());
+        self.c_flags.next = (self.flags.val() & self.c_flag_reserved.val()).any()
+            | (self.flags.val().get_bit(0) & !self.k_urgent.val());
+        self.c_desc.next = (self.has_desc.val() & !self.k_desc_allowed.val())
+            | (!self.has_desc.val() & self.k_desc_required.val());
+        self.c_pay.next = (self.has_payload.val() & !self.k_pay_allowed.val())
+            | (!self.has_payload.val() & self.k_pay_required.val());
+        self.is_hello.next =
+            (self.m.val() == self.c_mid_hello.val()) | (self.m.val() == self.c_mid_hello_ack.val());
+        self.is_sbc.next = (self.m.val() == self.c_mid_send_by_copy.val())
+            | (self.m.val() == self.c_mid_sink_avail.val());
+        self.is_ls.next = self.m.val() == self.c_mid_large_send.val();
+        self.bufs_low.next = self.w0.q.val().get_bits::<16>(16) < self.c_min_posted.val();
+        // LargeSend: total above the inline bytes, and (with a descriptor) equal to them plus
+        // the descriptor's length. When the fixed part ends the message, that is total != 0
+        // and total == descriptor length, checked on the words themselves.
+        self.ls_bad.next = (self.tpf.q.val() <= bit_cast::<33, 17>(self.got.val()))
+            | (self.has_desc.val() & (self.want_got.q.val() != bit_cast::<34, 17>(self.got.val())));
+        if (self.at2.val() & !self.has_desc.val()) | (self.at4.val() & self.has_desc.val()) {
+            self.ls_bad.next = !self.c_lo_nz.val()
+                | (self.has_desc.val()
+                    & (self.w2.q.val().get_bits::<32>(0) != self.in_data.val().get_bits::<32>(32)));
         }
 
         // The verdict, in wire::Frame::decode's order.
         self.err.next = 0.into();
-        if self.got.val() > self.c_buf_size.val() {
+        if self.long.q.val() {
             self.err.next = 7.into();
-        } else if self.got.val() < 16 {
+        } else if self.at0.val() | (self.at1.val() & self.part.val()) {
             self.err.next = 1.into();
-        } else if self.cur_w0.val().get_bits::<32>(32) != bit_cast::<32, 17>(self.got.val()) {
+        } else if self.c_len.val() {
             self.err.next = 2.into();
         } else if !self.known.val() {
             self.err.next = 3.into();
-        } else if (self.flags.val() & self.c_flag_reserved.val()).any()
-            | (self.flags.val().get_bit(0) & !self.k_urgent.val())
-        {
+        } else if self.c_flags.val() {
             self.err.next = 4.into();
-        } else if (self.has_desc.val() & !self.k_desc_allowed.val())
-            | (!self.has_desc.val() & self.k_desc_required.val())
-        {
+        } else if self.c_desc.val() {
             self.err.next = 5.into();
-        } else if self.got.val() < self.fixed_bytes.val() {
+        } else if self.lt_fixed.val() {
             self.err.next = 1.into();
-        } else if ((self.got.val() > self.fixed_bytes.val()) & !self.k_pay_allowed.val())
-            | ((self.got.val() == self.fixed_bytes.val()) & self.k_pay_required.val())
-        {
+        } else if self.c_pay.val() {
             self.err.next = 6.into();
-        } else if (self.m.val() == self.c_mid_hello.val())
-            | (self.m.val() == self.c_mid_hello_ack.val())
-        {
-            if (self.cur_w2.val().get_bits::<8>(8) & self.c_cap_reserved.val()).any()
-                | self.cur_w2.val().get_bits::<16>(16).any()
-            {
+        } else if self.is_hello.val() {
+            if self.c_hello_res.val() {
                 self.err.next = 4.into();
-            } else if (self.cur_w2.val().get_bits::<8>(0) != self.c_version.val())
-                | (self.cur_w2.val().get_bits::<32>(32) < self.c_min_buf.val())
-                | (self.cur_w2.val().get_bits::<32>(32) > self.c_max_buf.val())
-                | (self.cur_w0.val().get_bits::<16>(16) < self.c_min_posted.val())
-            {
+            } else if self.c_hello_bad.val() | self.bufs_low.val() {
                 self.err.next = 8.into();
             }
-        } else if (self.m.val() == self.c_mid_send_by_copy.val())
-            | (self.m.val() == self.c_mid_sink_avail.val())
-        {
-            if self.cur_w2.val().get_bits::<32>(0).any() {
+        } else if self.is_sbc.val() {
+            if self.c_lo_nz.val() {
                 self.err.next = 4.into();
             }
-        } else if self.m.val() == self.c_mid_large_send.val() {
-            // When the fixed part ends the message (no inline bytes), the sums of the
-            // registers are not needed: total must be non-zero and equal the descriptor's
-            // length. Otherwise they were formed a beat or more ago.
-            if self.cur_w2.val().get_bits::<32>(32).any() {
+        } else if self.is_ls.val() {
+            if self.c_hi_nz.val() {
                 self.err.next = 4.into();
-            } else if ((self.beat.q.val() == 2) & !self.has_desc.val())
-                | ((self.beat.q.val() == 4) & self.has_desc.val())
-            {
-                if !self.cur_w2.val().get_bits::<32>(0).any()
-                    | (self.has_desc.val()
-                        & (self.cur_w2.val().get_bits::<32>(0)
-                            != self.cur_w4.val().get_bits::<32>(32)))
-                {
-                    self.err.next = 8.into();
-                }
-            } else if (self.tpf.q.val() <= bit_cast::<33, 17>(self.got.val()))
-                | (self.has_desc.val()
-                    & (self.want_got.q.val() != bit_cast::<34, 17>(self.got.val())))
-            {
+            } else if self.ls_bad.val() {
                 self.err.next = 8.into();
             }
         }
+        // The same verdict as one OR (err != 0), for the payload's bad mark.
+        self.bad.next = self.long.q.val()
+            | self.at0.val()
+            | (self.at1.val() & self.part.val())
+            | self.c_len.val()
+            | !self.known.val()
+            | self.c_flags.val()
+            | self.c_desc.val()
+            | self.lt_fixed.val()
+            | self.c_pay.val()
+            | (self.is_hello.val()
+                & (self.c_hello_res.val() | self.c_hello_bad.val() | self.bufs_low.val()))
+            | (self.is_sbc.val() & self.c_lo_nz.val())
+            | (self.is_ls.val() & (self.c_hi_nz.val() | self.ls_bad.val()));
 
         // The records.
         self.push_hdr.next = self.accept.val() & self.in_last.val();
         self.push_pay.next = self.accept.val() & self.is_pay.val();
         self.rec.next.conn = self.cur_conn.val();
         self.rec.next.error = self.err.val();
-        self.rec.next.mid = self.m.val();
-        self.rec.next.flags = self.flags.val();
+        self.rec.next.mid = self.cur_w0.val().get_bits::<8>(0);
+        self.rec.next.flags = self.cur_w0.val().get_bits::<8>(8);
         self.rec.next.bufs = self.cur_w0.val().get_bits::<16>(16);
         self.rec.next.len = self.cur_w0.val().get_bits::<32>(32);
         self.rec.next.mseq = self.cur_w1.val().get_bits::<32>(0);
@@ -549,7 +686,7 @@ impl Logic for ControlParser {
         if self.in_last.val() {
             self.prec.next.last_bytes = self.in_last_bytes.val();
         }
-        self.prec.next.bad = self.in_last.val() & self.err.val().any();
+        self.prec.next.bad = self.in_last.val() & self.bad.val();
         self.prec.next.conn = self.cur_conn.val();
 
         // Message state.
@@ -562,12 +699,22 @@ impl Logic for ControlParser {
             self.conn.d.next = self.cur_conn.val();
             self.tpf.d.next = self.cur_tpf.val();
             self.want_got.d.next = self.cur_want_got.val();
+            if self.at2.val() {
+                self.x_hello_res.d.next = self.e_hello_res.val();
+                self.x_hello_bad.d.next = self.e_hello_bad.val();
+                self.x_lo_nz.d.next = self.e_lo_nz.val();
+                self.x_hi_nz.d.next = self.e_hi_nz.val();
+            }
             if self.in_last.val() {
                 self.beat.d.next = 0.into();
                 self.beat_p1.d.next = 1.into();
+                self.first5.d.next = 1.into();
+                self.long.d.next = false;
             } else if self.beat.q.val() < self.c_max_beats.val() {
                 self.beat.d.next = self.beat_p1.q.val();
                 self.beat_p1.d.next = self.beat_p1.q.val() + 1;
+                self.first5.d.next = self.first5.q.val() << 1;
+                self.long.d.next = self.beat_p1.q.val() >= self.c_bs8.val();
             }
         }
         if self.push_hdr.val() {
@@ -614,6 +761,12 @@ impl Logic for ControlParser {
         if self.reset.val() {
             self.beat.d.next = 0.into();
             self.beat_p1.d.next = 1.into();
+            self.first5.d.next = 1.into();
+            self.long.d.next = false;
+            self.x_hello_res.d.next = false;
+            self.x_hello_bad.d.next = false;
+            self.x_lo_nz.d.next = false;
+            self.x_hi_nz.d.next = false;
             self.conn.d.next = 0.into();
             self.w0.d.next = 0.into();
             self.w1.d.next = 0.into();

@@ -31,9 +31,11 @@ impl ParserParams {
         if self.connections == 0 || self.connections as u32 > 1 << CONN_BITS {
             return Err(format!("connections must be in 1..={}", 1 << CONN_BITS));
         }
-        if !(wire::MIN_BUF_SIZE..=wire::MAX_BUF_SIZE).contains(&self.buf_size) {
+        if !(wire::MIN_BUF_SIZE..=wire::MAX_BUF_SIZE).contains(&self.buf_size)
+            || self.buf_size % 8 != 0
+        {
             return Err(format!(
-                "buf_size must be in {}..={}",
+                "buf_size must be a multiple of 8 in {}..={}",
                 wire::MIN_BUF_SIZE,
                 wire::MAX_BUF_SIZE
             ));

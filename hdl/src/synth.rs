@@ -1,0 +1,184 @@
+//! Area and depth of a block, from Yosys's `synth_xilinx` for the 7 series.
+//!
+//! There is no open place-and-route for Artix-7 here, so the timing proxy is the depth of the
+//! mapped netlist: the most LUTs on any path between registers (or ports). Carry chains and
+//! the slice multiplexers are not LUTs: they are counted separately in `logic_levels`, which
+//! counts every LUT, CARRY4 and MUXF7/8 on the path, as Vivado's "logic levels" does.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// What `synth_xilinx -family xc7` made of a block.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SynthStats {
+    pub luts: u64,
+    pub ffs: u64,
+    pub carry4: u64,
+    pub muxf: u64,
+    /// Distributed-RAM cells (RAM32M, RAM64M, RAM32X1D, ...).
+    pub lutram: u64,
+    /// Block RAMs in RAMB36 units (a RAMB18 counts one half).
+    pub bram: f64,
+    pub dsp: u64,
+    /// Most LUTs on a register-to-register (or port) path.
+    pub lut_levels: u32,
+    /// Most LUTs, CARRY4s and MUXF7/8s on a path.
+    pub logic_levels: u32,
+    pub cells: BTreeMapU64,
+    /// The cells of the deepest LUT path, from its start, as `type name`.
+    pub deepest_path: Vec<String>,
+}
+
+/// Cell counts by type.
+pub type BTreeMapU64 = std::collections::BTreeMap<String, u64>;
+
+/// Whether `yosys` is on the PATH.
+pub fn yosys_available() -> bool {
+    Command::new("yosys").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+/// Synthesize `verilog` (top module `top`) for the 7 series in `workdir` and measure it.
+pub fn synth_xilinx(workdir: &Path, top: &str, verilog: &str) -> Result<SynthStats, String> {
+    std::fs::create_dir_all(workdir).map_err(|e| e.to_string())?;
+    let v = workdir.join(format!("{top}.v"));
+    let j = workdir.join(format!("{top}.synth.json"));
+    std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
+    let script = format!(
+        "read_verilog {}; synth_xilinx -flatten -family xc7 -top {top}; write_json {}",
+        v.display(),
+        j.display()
+    );
+    let out = Command::new("yosys")
+        .args(["-q", "-l"])
+        .arg(workdir.join(format!("{top}.synth.log")))
+        .args(["-p", &script])
+        .output()
+        .map_err(|e| format!("cannot run yosys: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("yosys failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let json = std::fs::read_to_string(&j).map_err(|e| e.to_string())?;
+    analyse(&json, top)
+}
+
+fn is_seq(t: &str) -> bool {
+    t.starts_with("FD")
+        || t.starts_with("RAMB")
+        || t.starts_with("RAM")
+        || t.starts_with("DSP")
+        || t.starts_with("SRL")
+}
+
+/// Count cells and measure depth in a Yosys JSON netlist.
+pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
+    let v: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let m = v["modules"].get(top).ok_or_else(|| format!("module {top} not in netlist"))?;
+    let cells = m["cells"].as_object().ok_or("no cells")?;
+    let mut s = SynthStats::default();
+    // bit -> (driving cell index)
+    let mut driver: HashMap<u64, usize> = HashMap::new();
+    let mut list: Vec<(&str, Vec<u64>)> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for (_name, c) in cells {
+        let t = c["type"].as_str().unwrap_or("");
+        *s.cells.entry(t.to_string()).or_default() += 1;
+        match t {
+            _ if t.starts_with("LUT") => s.luts += 1,
+            _ if t.starts_with("FD") => s.ffs += 1,
+            "CARRY4" => s.carry4 += 1,
+            "MUXF7" | "MUXF8" => s.muxf += 1,
+            _ if t.starts_with("RAMB36") => s.bram += 1.0,
+            _ if t.starts_with("RAMB18") => s.bram += 0.5,
+            _ if t.starts_with("RAM") => s.lutram += 1,
+            _ if t.starts_with("DSP") => s.dsp += 1,
+            _ => {}
+        }
+        let idx = list.len();
+        let dirs = c["port_directions"].as_object().ok_or("no port directions")?;
+        let conns = c["connections"].as_object().ok_or("no connections")?;
+        let mut inputs = Vec::new();
+        for (port, bits) in conns {
+            let ids = bits.as_array().into_iter().flatten().filter_map(|b| b.as_u64());
+            if dirs.get(port).and_then(|d| d.as_str()) == Some("output") {
+                for b in ids {
+                    driver.insert(b, idx);
+                }
+            } else {
+                inputs.extend(ids);
+            }
+        }
+        names.push(_name.clone());
+        list.push((cells_type(c), inputs));
+    }
+    // Longest path into each cell's output, memoised; sequential cells start paths.
+    let mut memo: Vec<Option<(u32, u32)>> = vec![None; list.len()];
+    let mut on_stack = vec![false; list.len()];
+    fn depth(
+        i: usize,
+        list: &[(&str, Vec<u64>)],
+        driver: &HashMap<u64, usize>,
+        memo: &mut Vec<Option<(u32, u32)>>,
+        on_stack: &mut Vec<bool>,
+    ) -> (u32, u32) {
+        if let Some(d) = memo[i] {
+            return d;
+        }
+        let t = list[i].0;
+        if is_seq(t) || on_stack[i] {
+            return (0, 0);
+        }
+        on_stack[i] = true;
+        let mut best = (0, 0);
+        for b in &list[i].1 {
+            if let Some(&j) = driver.get(b) {
+                let d = depth(j, list, driver, memo, on_stack);
+                best = (best.0.max(d.0), best.1.max(d.1));
+            }
+        }
+        on_stack[i] = false;
+        let lut = t.starts_with("LUT") as u32;
+        let logic = (lut == 1 || t == "CARRY4" || t == "MUXF7" || t == "MUXF8") as u32;
+        let d = (best.0 + lut, best.1 + logic);
+        memo[i] = Some(d);
+        d
+    }
+    // Paths end at sequential cells' inputs and at output ports: take every driver.
+    let mut deepest = None;
+    for i in 0..list.len() {
+        let d = depth(i, &list, &driver, &mut memo, &mut on_stack);
+        if d.0 > s.lut_levels || deepest.is_none() {
+            deepest = Some(i);
+        }
+        s.lut_levels = s.lut_levels.max(d.0);
+        s.logic_levels = s.logic_levels.max(d.1);
+    }
+    // Walk back from the deepest cell along the deepest input.
+    let mut cur = deepest;
+    while let Some(i) = cur {
+        s.deepest_path.push(format!("{} {}", list[i].0, names[i]));
+        cur = None;
+        if is_seq(list[i].0) {
+            break;
+        }
+        let mut best = 0;
+        for b in &list[i].1 {
+            if let Some(&j) = driver.get(b) {
+                let d = memo[j].map_or(0, |d| d.0);
+                if cur.is_none() || d > best {
+                    best = d;
+                    cur = Some(j);
+                }
+            }
+        }
+    }
+    s.deepest_path.reverse();
+    Ok(s)
+}
+
+fn cells_type(c: &Value) -> &str {
+    c["type"].as_str().unwrap_or("")
+}
