@@ -7,14 +7,16 @@
 //! [`verilog`] gives each block's Verilog, the one source the co-simulation build, the
 //! `generate` command and the lint tests all use.
 
+pub mod lutram;
 pub mod parser;
+pub mod pool;
 pub mod rhsim;
 pub mod synth;
 
 pub use rust_hdl;
 
 use rust_hdl::prelude::*;
-use sanswitch_model::params::ParserParams;
+use sanswitch_model::params::{ParserParams, PoolParams};
 
 /// The Verilator lint waivers for every generated file (`hdl/verilator.vlt`).
 pub const VERILATOR_WAIVERS: &str = include_str!("../verilator.vlt");
@@ -60,15 +62,17 @@ pub fn top_ports(v: &str) -> Vec<(String, String, u32)> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockName {
     Parser,
+    Pool,
 }
 
 impl BlockName {
-    pub const ALL: [BlockName; 1] = [BlockName::Parser];
+    pub const ALL: [BlockName; 2] = [BlockName::Parser, BlockName::Pool];
 
     /// File stem and Verilator prefix.
     pub fn name(self) -> &'static str {
         match self {
             BlockName::Parser => "parser",
+            BlockName::Pool => "pool",
         }
     }
 }
@@ -77,6 +81,7 @@ impl BlockName {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EngineParams {
     pub parser: ParserParams,
+    pub pool: PoolParams,
 }
 
 /// The Verilog of one block. The top module is named after the block.
@@ -87,6 +92,7 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
             uut.connect_all();
             generate_verilog(&uut)
         }
+        BlockName::Pool => pool_verilog(&p.pool),
     };
     rename_top(&v, block.name())
 }
@@ -124,4 +130,24 @@ fn rename_module_prefix(v: &str, from: &str, to: &str) -> String {
 /// undriven nets) on a block's Verilog as written to its file.
 pub fn yosys_validate_block(block: BlockName, v: &str) -> Result<(), String> {
     yosys_validate(block.name(), &unrename_top(v, block.name())).map_err(|e| format!("{e:?}"))
+}
+
+/// The pool manager's Verilog: its state RAM's address width is a const generic, chosen here
+/// from the connection count.
+fn pool_verilog(p: &PoolParams) -> String {
+    fn build<const A: usize>(p: &PoolParams) -> String {
+        let mut uut = pool::PoolManager::<A>::new(p);
+        uut.connect_all();
+        generate_verilog(&uut)
+    }
+    match p.addr_bits() {
+        1 => build::<1>(p),
+        2 => build::<2>(p),
+        3 => build::<3>(p),
+        4 => build::<4>(p),
+        5 => build::<5>(p),
+        6 => build::<6>(p),
+        7 => build::<7>(p),
+        _ => build::<8>(p),
+    }
 }

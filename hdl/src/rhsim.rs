@@ -106,3 +106,94 @@ pub fn parser_lockstep(
     sim.run(Box::new(uut), (cycles + 4) * 10 + 100).map_err(|e| format!("{e:?}"))?;
     result.lock().expect("testbench finished").clone()
 }
+
+/// Set the pool manager's inputs from a port struct.
+pub fn pool_set<const A: usize>(x: &mut crate::pool::PoolManager<A>, i: &sanswitch_model::blocks::pool::PoolIn) {
+    x.reset.next = i.reset;
+    x.req_valid.next = i.req_valid;
+    x.req_op.next = b(i.req_op as u64);
+    x.req_conn.next = b(i.req_conn as u64);
+    x.req_class.next = b(i.req_class as u64);
+    x.req_buf.next = b(i.req_buf as u64);
+    x.req_a.next = b(i.req_a as u64);
+    x.req_b.next = b(i.req_b as u64);
+    x.req_c.next = b(i.req_c as u64);
+    x.req_bufs.next = b(i.req_bufs as u64);
+    x.resp_ready.next = i.resp_ready;
+}
+
+/// Read the pool manager's outputs into a port struct.
+pub fn pool_get<const A: usize>(x: &crate::pool::PoolManager<A>) -> sanswitch_model::blocks::pool::PoolOut {
+    sanswitch_model::blocks::pool::PoolOut {
+        req_ready: x.req_ready.val(),
+        resp_valid: x.resp_valid.val(),
+        resp_op: u(&x.resp_op) as u8,
+        resp_conn: u(&x.resp_conn) as u8,
+        resp_status: u(&x.resp_status) as u8,
+        resp_buf: u(&x.resp_buf) as u8,
+        resp_mseq: u(&x.resp_mseq) as u32,
+        resp_ack: u(&x.resp_ack) as u32,
+        resp_bufs: u(&x.resp_bufs) as u16,
+        resp_credits: u(&x.resp_credits) as u16,
+        resp_update_due: x.resp_update_due.val(),
+        cnt_no_buf: u(&x.cnt_no_buf) as u32,
+        cnt_no_credit: u(&x.cnt_no_credit) as u32,
+        cnt_closed: u(&x.cnt_closed) as u32,
+        cnt_double_free: u(&x.cnt_double_free) as u32,
+        cnt_never_handed_out: u(&x.cnt_never_handed_out) as u32,
+        cnt_repost_range: u(&x.cnt_repost_range) as u32,
+        cnt_double_post: u(&x.cnt_double_post) as u32,
+        cnt_not_posted: u(&x.cnt_not_posted) as u32,
+        cnt_seq_gap: u(&x.cnt_seq_gap) as u32,
+        cnt_bad_ack: u(&x.cnt_bad_ack) as u32,
+        cnt_bad_bufs: u(&x.cnt_bad_bufs) as u32,
+        cnt_bad_op: u(&x.cnt_bad_op) as u32,
+    }
+}
+
+/// Run the pool manager (16 connections) in rust-hdl's simulator beside its cycle model.
+pub fn pool_lockstep(
+    p: &sanswitch_model::params::PoolParams,
+    seed: u64,
+    cycles: u64,
+) -> Result<(), String> {
+    use sanswitch_model::blocks::pool::{PoolIn, PoolModel};
+    use sanswitch_model::blocks::pool_stimulus::PoolDriver;
+    use sanswitch_model::ports::CycleModel;
+    use std::sync::{Arc, Mutex};
+
+    type P16 = crate::pool::PoolManager<4>;
+    let mut uut = P16::new(p);
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<P16>| x.clock.next = !x.clock.val());
+    let result = Arc::new(Mutex::new(Ok(())));
+    let res = result.clone();
+    let p = *p;
+    sim.add_testbench(move |mut sim: Sim<P16>| {
+        let mut x = sim.init()?;
+        let mut model = PoolModel::new(p);
+        let mut drv = PoolDriver::new(seed, p, 0.15);
+        let reset = PoolIn { reset: true, ..PoolIn::default() };
+        pool_set(&mut x, &reset);
+        wait_clock_cycle!(sim, clock, x);
+        model.clock(&reset);
+        for cycle in 0..cycles {
+            let i = drv.inputs();
+            pool_set(&mut x, &i);
+            let hw = pool_get(&x);
+            let sw = model.outputs(&i);
+            if hw != sw {
+                *res.lock().unwrap() = Err(format!("cycle {cycle}: rust-hdl {hw:?}\nmodel {sw:?}"));
+                break;
+            }
+            wait_clock_cycle!(sim, clock, x);
+            model.clock(&i);
+            drv.advance(&i, &sw);
+        }
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), (cycles + 4) * 10 + 100).map_err(|e| format!("{e:?}"))?;
+    result.lock().expect("testbench finished").clone()
+}
+

@@ -66,11 +66,13 @@ pub fn synth_xilinx(workdir: &Path, top: &str, verilog: &str) -> Result<SynthSta
 }
 
 fn is_seq(t: &str) -> bool {
-    t.starts_with("FD")
-        || t.starts_with("RAMB")
-        || t.starts_with("RAM")
-        || t.starts_with("DSP")
-        || t.starts_with("SRL")
+    t.starts_with("FD") || t.starts_with("RAMB") || t.starts_with("DSP") || t.starts_with("SRL")
+}
+
+/// Distributed RAM: written at the clock edge, read through its LUTs asynchronously, so a
+/// path runs through its read port and counts one LUT level.
+fn is_lutram(t: &str) -> bool {
+    t.starts_with("RAM") && !t.starts_with("RAMB")
 }
 
 /// Count cells and measure depth in a Yosys JSON netlist.
@@ -140,7 +142,7 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
             }
         }
         on_stack[i] = false;
-        let lut = t.starts_with("LUT") as u32;
+        let lut = (t.starts_with("LUT") || is_lutram(t)) as u32;
         let logic = (lut == 1 || t == "CARRY4" || t == "MUXF7" || t == "MUXF8") as u32;
         let d = (best.0 + lut, best.1 + logic);
         memo[i] = Some(d);

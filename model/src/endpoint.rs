@@ -416,7 +416,8 @@ pub struct Endpoint {
     peer: Option<HelloParams>,
     peer_posted_max: u16,
     // --- pool ---
-    send_free: Vec<BufId>,
+    /// Free send buffers; the lowest is handed out first, as the pool manager does.
+    send_free: std::collections::BTreeSet<BufId>,
     recv_posted: Vec<bool>,
     posted: u16,
     // --- credits and sequence ---
@@ -463,7 +464,7 @@ impl Endpoint {
             state: State::Idle,
             peer: None,
             peer_posted_max: 0,
-            send_free: (0..s).rev().collect(),
+            send_free: (0..s).collect(),
             recv_posted: vec![false; cfg.recv_bufs as usize],
             posted: 0,
             tx_next: cfg.initial_seq,
@@ -590,7 +591,7 @@ impl Endpoint {
             Event::MessageReceived { buf, bytes } => self.on_message(buf, bytes, out),
             Event::SendDone { buf } => {
                 if buf < self.cfg.send_bufs && !self.send_free.contains(&buf) {
-                    self.send_free.push(buf);
+                    self.send_free.insert(buf);
                 }
             }
             Event::Registered { reg, result } => self.on_registered(reg, result, out),
@@ -669,7 +670,7 @@ impl Endpoint {
 
     /// Send one message now (the caller checked credits and buffers).
     fn send_frame(&mut self, msg: Message, out: &mut Vec<Action>) {
-        let buf = self.send_free.pop().expect("caller checked for a free send buffer");
+        let buf = self.send_free.pop_first().expect("caller checked for a free send buffer");
         let header = Header { bufs: self.posted, mseq: self.tx_next, mseq_ack: self.rx_last };
         let frame = Frame { header, msg };
         *self.stats.msgs_sent.entry(kind_name(frame.msg.kind())).or_default() += 1;

@@ -48,3 +48,45 @@ impl ParserParams {
         self.buf_size / 8 + 1
     }
 }
+
+/// Parameters of the pool manager.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PoolParams {
+    /// Connections with a pool (ids `0..connections`); the state RAM has the next power of two
+    /// of words.
+    pub connections: u16,
+    /// Send buffers per connection (2..=16).
+    pub send_bufs: u8,
+    /// Receive buffers per connection (`MIN_POSTED`..=16): what Hello advertises.
+    pub recv_bufs: u8,
+}
+
+impl Default for PoolParams {
+    fn default() -> Self {
+        PoolParams { connections: 16, send_bufs: 8, recv_bufs: 8 }
+    }
+}
+
+/// Most buffers of either part of a pool: the width of the buffer bitmaps.
+pub const POOL_MAX_BUFS: u8 = 16;
+
+impl PoolParams {
+    pub fn validate(&self) -> Result<(), String> {
+        if self.connections == 0 || self.connections as u32 > 1 << CONN_BITS {
+            return Err(format!("connections must be in 1..={}", 1 << CONN_BITS));
+        }
+        if !(2..=POOL_MAX_BUFS).contains(&self.send_bufs) {
+            return Err(format!("send_bufs must be in 2..={POOL_MAX_BUFS}"));
+        }
+        if !(wire::MIN_POSTED as u8..=POOL_MAX_BUFS).contains(&self.recv_bufs) {
+            return Err(format!("recv_bufs must be in {}..={POOL_MAX_BUFS}", wire::MIN_POSTED));
+        }
+        Ok(())
+    }
+
+    /// Address bits of the state RAM (at least 1).
+    pub fn addr_bits(&self) -> u32 {
+        (self.connections as u32).next_power_of_two().trailing_zeros().max(1)
+    }
+}

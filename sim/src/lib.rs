@@ -12,6 +12,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use sanswitch_model::blocks::parser::{ParserIn, ParserOut};
+use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
 use sanswitch_model::ports::{CycleModel, Ports};
 
 /// A simulated block driven through port structs.
@@ -120,6 +121,12 @@ verilated_block!(
     parser_trace_close
 );
 
+verilated_block!(
+    /// The Verilated pool manager (`hdl/src/pool.rs`), 16 connections.
+    VPool, "pool", PoolIn, PoolOut,
+    pool_new, pool_free, pool_set, pool_get, pool_tick, pool_trace_open, pool_trace_close
+);
+
 /// Something that produces a block's inputs cycle by cycle and watches its outputs.
 pub trait Stimulus<I, O> {
     /// Inputs for the coming cycle.
@@ -134,6 +141,15 @@ impl Stimulus<ParserIn, ParserOut> for sanswitch_model::blocks::stimulus::Parser
     }
     fn observe(&mut self, i: &ParserIn, o: &ParserOut) {
         self.advance(i.in_valid && o.in_ready);
+    }
+}
+
+impl Stimulus<PoolIn, PoolOut> for sanswitch_model::blocks::pool_stimulus::PoolDriver {
+    fn next(&mut self) -> PoolIn {
+        self.inputs()
+    }
+    fn observe(&mut self, i: &PoolIn, o: &PoolOut) {
+        self.advance(i, o);
     }
 }
 

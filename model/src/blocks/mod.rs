@@ -2,6 +2,8 @@
 //! They are the oracle the Verilated Verilog is checked against, cycle by cycle.
 
 pub mod parser;
+pub mod pool;
+pub mod pool_stimulus;
 pub mod stimulus;
 
 use crate::ports::{PortInfo, Ports};
@@ -15,8 +17,7 @@ pub struct BlockPorts {
 }
 
 /// Every block with a cycle model, for the co-simulation build and the port checks.
-pub const BLOCKS: &[BlockPorts] = &[BlockPorts {
-    name: "parser",
-    inputs: parser::ParserIn::PORTS,
-    outputs: parser::ParserOut::PORTS,
-}];
+pub const BLOCKS: &[BlockPorts] = &[
+    BlockPorts { name: "parser", inputs: parser::ParserIn::PORTS, outputs: parser::ParserOut::PORTS },
+    BlockPorts { name: "pool", inputs: pool::PoolIn::PORTS, outputs: pool::PoolOut::PORTS },
+];
