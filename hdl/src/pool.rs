@@ -82,6 +82,48 @@ pub struct RespHw {
     pub update_due: Bit,
 }
 
+/// A request, as registered in each stage.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct ReqHw {
+    pub op: Bits<3>,
+    pub conn: Bits<8>,
+    pub class: Bits<2>,
+    pub buf: Bits<8>,
+    pub a: Bits<32>,
+    pub b: Bits<32>,
+    pub c: Bits<32>,
+    pub bufs: Bits<16>,
+}
+
+/// What stage 1 works out for stage 2: every check, and the candidate results.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct PreHw {
+    pub conn_ok: Bit,
+    pub open: Bit,
+    pub class_ok: Bit,
+    pub free_any: Bit,
+    pub cred_low: Bit,
+    pub never: Bit,
+    pub dfree: Bit,
+    pub not_posted: Bit,
+    pub seq_gap: Bit,
+    pub bad_ack: Bit,
+    pub bad_bufs: Bit,
+    pub repost_range: Bit,
+    pub dpost: Bit,
+    pub pick: Bits<8>,
+    pub pick_bit: Bits<16>,
+    pub buf_bit: Bits<16>,
+    pub cred_s: Bits<16>,
+    pub cred_s_m1: Bits<16>,
+    pub cred_open: Bits<16>,
+    pub cred_recv: Bits<16>,
+    pub due_s: Bit,
+    pub due_recv: Bit,
+    pub due_open: Bit,
+    pub rx_next: Bits<16>,
+}
+
 /// The pool manager for `2^A` state words.
 #[derive(LogicBlock)]
 pub struct PoolManager<const A: usize> {
@@ -137,6 +179,7 @@ pub struct PoolManager<const A: usize> {
     c_send_bufs: Constant<Bits<8>>,
     c_recv_bufs: Constant<Bits<8>>,
     c_due: Constant<Bits<16>>,
+    c_due_m1: Constant<Bits<16>>,
     c_last_addr: Constant<Bits<A>>,
     c_idx: [Constant<Bits<8>>; NB],
     c_onehot: [Constant<Bits<16>>; NB],
@@ -156,27 +199,50 @@ pub struct PoolManager<const A: usize> {
     c_class_control: Constant<Bits<2>>,
     c_class_update: Constant<Bits<2>>,
 
+    // Stage registers.
+    r1: DFF<ReqHw>,
+    r1_valid: DFF<Bit>,
+    r2: DFF<ReqHw>,
+    r2_valid: DFF<Bit>,
+    w2: DFF<ConnHw>,
+    p2: DFF<PreHw>,
+
+    // Stage 1 wires.
     accept: Signal<Local, Bit>,
+    fire: Signal<Local, Bit>,
+    conn1: Signal<Local, Bits<8>>,
+    conn2: Signal<Local, Bits<8>>,
+    advance: Signal<Local, Bit>,
+    req: Signal<Local, ReqHw>,
+    q1: Signal<Local, ReqHw>,
     s: Signal<Local, ConnHw>,
     s_tx: Signal<Local, Bits<32>>,
     s_ack: Signal<Local, Bits<32>>,
-    nxt: Signal<Local, ConnHw>,
-    changed: Signal<Local, Bit>,
-    conn_ok: Signal<Local, Bit>,
-    open: Signal<Local, Bit>,
-    buf_bit: Signal<Local, Bits<16>>,
+    s_used: Signal<Local, Bits<16>>,
+    s_ever: Signal<Local, Bits<16>>,
+    s_posted: Signal<Local, Bits<16>>,
+    s_rx: Signal<Local, Bits<16>>,
+    s_bufs: Signal<Local, Bits<16>>,
+    q_a: Signal<Local, Bits<32>>,
+    q_b: Signal<Local, Bits<32>>,
+    q_buf: Signal<Local, Bits<8>>,
+    q_class: Signal<Local, Bits<2>>,
+    q_bufs: Signal<Local, Bits<16>>,
     free: Signal<Local, Bits<16>>,
-    pick: Signal<Local, Bits<8>>,
-    pick_bit: Signal<Local, Bits<16>>,
     inflight: Signal<Local, Bits<16>>,
-    credits: Signal<Local, Bits<16>>,
+    inflight_open: Signal<Local, Bits<16>>,
+    inflight_recv: Signal<Local, Bits<16>>,
     reserve: Signal<Local, Bits<16>>,
     ack_off: Signal<Local, Bits<32>>,
     ack_span: Signal<Local, Bits<32>>,
-    a_bufs: Signal<Local, Bits<16>>,
-    a_inflight: Signal<Local, Bits<16>>,
-    a_credits: Signal<Local, Bits<16>>,
-    a_rx: Signal<Local, Bits<16>>,
+    pre: Signal<Local, PreHw>,
+
+    // Stage 2 wires.
+    q2: Signal<Local, ReqHw>,
+    w: Signal<Local, ConnHw>,
+    pp: Signal<Local, PreHw>,
+    nxt: Signal<Local, ConnHw>,
+    changed: Signal<Local, Bit>,
     st: Signal<Local, Bits<4>>,
     report: Signal<Local, Bit>,
     rec: Signal<Local, RespHw>,
@@ -240,6 +306,7 @@ impl<const A: usize> PoolManager<A> {
             c_send_bufs: c(p.send_bufs as u64),
             c_recv_bufs: c(p.recv_bufs as u64),
             c_due: c(u64::max(1, p.recv_bufs as u64 / 2)),
+            c_due_m1: c(u64::max(1, p.recv_bufs as u64 / 2) - 1),
             c_last_addr: c((1u64 << A) - 1),
             c_idx: std::array::from_fn(|i| c(i as u64)),
             c_onehot: std::array::from_fn(|i| c(1u64 << i)),
@@ -257,27 +324,45 @@ impl<const A: usize> PoolManager<A> {
             c_class_data: c(class::DATA as u64),
             c_class_control: c(class::CONTROL as u64),
             c_class_update: c(class::UPDATE as u64),
+            r1: Default::default(),
+            r1_valid: Default::default(),
+            r2: Default::default(),
+            r2_valid: Default::default(),
+            w2: Default::default(),
+            p2: Default::default(),
             accept: Default::default(),
+            fire: Default::default(),
+            conn1: Default::default(),
+            conn2: Default::default(),
+            advance: Default::default(),
+            req: Default::default(),
+            q1: Default::default(),
             s: Default::default(),
             s_tx: Default::default(),
             s_ack: Default::default(),
-            nxt: Default::default(),
-            changed: Default::default(),
-            conn_ok: Default::default(),
-            open: Default::default(),
-            buf_bit: Default::default(),
+            s_used: Default::default(),
+            s_ever: Default::default(),
+            s_posted: Default::default(),
+            s_rx: Default::default(),
+            s_bufs: Default::default(),
+            q_a: Default::default(),
+            q_b: Default::default(),
+            q_buf: Default::default(),
+            q_class: Default::default(),
+            q_bufs: Default::default(),
             free: Default::default(),
-            pick: Default::default(),
-            pick_bit: Default::default(),
             inflight: Default::default(),
-            credits: Default::default(),
+            inflight_open: Default::default(),
+            inflight_recv: Default::default(),
             reserve: Default::default(),
             ack_off: Default::default(),
             ack_span: Default::default(),
-            a_bufs: Default::default(),
-            a_inflight: Default::default(),
-            a_credits: Default::default(),
-            a_rx: Default::default(),
+            pre: Default::default(),
+            q2: Default::default(),
+            w: Default::default(),
+            pp: Default::default(),
+            nxt: Default::default(),
+            changed: Default::default(),
             st: Default::default(),
             report: Default::default(),
             rec: Default::default(),
@@ -296,208 +381,264 @@ impl<const A: usize> Logic for PoolManager<A> {
             resp_skid,
             resp_skid_valid,
             clearing,
-            clear_addr
+            clear_addr,
+            r1,
+            r1_valid,
+            r2,
+            r2_valid,
+            w2,
+            p2
         );
         for i in 0..NSTAT {
             self.cnt[i].clock.next = self.clock.val();
             self.cnt[i].d.next = self.cnt[i].q.val();
         }
         self.ram.write_clock.next = self.clock.val();
-        self.accept.next =
-            self.req_valid.val() & !self.resp_skid_valid.q.val() & !self.clearing.q.val();
 
-        // The connection's word (asynchronous read).
-        self.ram.read_address.next = self.req_conn.val().get_bits::<A>(0);
+        // Flow: stage 2 completes when its response has a place; stage 1 moves on when
+        // stage 2 is free (or completing) and is not on the same RAM word.
+        self.conn1.next = self.r1.q.val().conn;
+        self.conn2.next = self.r2.q.val().conn;
+        self.fire.next = self.r2_valid.q.val() & !self.resp_skid_valid.q.val();
+        self.advance.next = self.r1_valid.q.val()
+            & (!self.r2_valid.q.val()
+                | (self.fire.val()
+                    & (self.conn1.val().get_bits::<A>(0) != self.conn2.val().get_bits::<A>(0))));
+        self.req_ready.next =
+            !self.clearing.q.val() & (!self.r1_valid.q.val() | self.advance.val());
+        self.accept.next = self.req_valid.val() & self.req_ready.val();
+
+        // ---------------------------------------------------------------- stage 1
+        self.req.next.op = self.req_op.val();
+        self.req.next.conn = self.req_conn.val();
+        self.req.next.class = self.req_class.val();
+        self.req.next.buf = self.req_buf.val();
+        self.req.next.a = self.req_a.val();
+        self.req.next.b = self.req_b.val();
+        self.req.next.c = self.req_c.val();
+        self.req.next.bufs = self.req_bufs.val();
+        self.q1.next = self.r1.q.val();
+        // (Fields sliced further get their own wire: Yosys takes one slice per select.)
+        self.q_a.next = self.q1.val().a;
+        self.q_b.next = self.q1.val().b;
+        self.q_buf.next = self.q1.val().buf;
+        self.q_class.next = self.q1.val().class;
+        self.q_bufs.next = self.q1.val().bufs;
+        self.ram.read_address.next = self.conn1.val().get_bits::<A>(0);
         self.s.next = self.ram.read_data.val();
-        // (Fields that are sliced further get their own wire: Yosys takes one slice per select.)
         self.s_tx.next = self.s.val().tx_next;
         self.s_ack.next = self.s.val().peer_ack;
-        self.conn_ok.next = bit_cast::<9, 8>(self.req_conn.val()) < self.c_connections.val();
-        self.open.next = self.conn_ok.val() & self.s.val().open;
+        self.s_used.next = self.s.val().send_used;
+        self.s_ever.next = self.s.val().send_ever;
+        self.s_posted.next = self.s.val().recv_posted;
+        self.s_rx.next = self.s.val().rx_since_adv;
+        self.s_bufs.next = self.s.val().peer_bufs;
 
+        self.pre.next.conn_ok =
+            bit_cast::<9, 8>(self.q1.val().conn) < self.c_connections.val();
+        self.pre.next.open = self.pre.val().conn_ok & self.s.val().open;
+        self.pre.next.class_ok = (self.q_class.val() == self.c_class_data.val())
+            | (self.q_class.val() == self.c_class_control.val())
+            | (self.q_class.val() == self.c_class_update.val());
         // The buffer named by the request, as a bit (none if out of range).
-        self.buf_bit.next = 0.into();
+        self.pre.next.buf_bit = 0.into();
         for i in 0..NB {
-            if self.req_buf.val() == self.c_idx[i].val() {
-                self.buf_bit.next = self.c_onehot[i].val();
+            if self.q_buf.val() == self.c_idx[i].val() {
+                self.pre.next.buf_bit = self.c_onehot[i].val();
             }
         }
         // The lowest free send buffer.
-        self.free.next = !self.s.val().send_used & self.c_send_mask.val();
-        self.pick.next = 0.into();
-        self.pick_bit.next = 0.into();
+        self.free.next = !self.s_used.val() & self.c_send_mask.val();
+        self.pre.next.free_any = self.free.val().any();
+        self.pre.next.pick = 0.into();
+        self.pre.next.pick_bit = 0.into();
         for i in 0..NB {
             if self.free.val().get_bit(i) & !(self.free.val() & self.c_below[i].val()).any() {
-                self.pick.next = self.c_idx[i].val();
-                self.pick_bit.next = self.c_onehot[i].val();
+                self.pre.next.pick = self.c_idx[i].val();
+                self.pre.next.pick_bit = self.c_onehot[i].val();
             }
         }
-        // Credits now: the peer's posted buffers less our unacknowledged messages.
-        self.inflight.next = self.s_tx.val().get_bits::<16>(0)
-            - 1
-            - self.s_ack.val().get_bits::<16>(0);
-        self.credits.next = 0.into();
-        if self.s.val().peer_bufs > self.inflight.val() {
-            self.credits.next = self.s.val().peer_bufs - self.inflight.val();
+        // Credits: the peer's posted buffers less our unacknowledged messages (16 bits).
+        self.inflight.next =
+            self.s_tx.val().get_bits::<16>(0) - 1 - self.s_ack.val().get_bits::<16>(0);
+        self.pre.next.cred_s = 0.into();
+        if self.s_bufs.val() > self.inflight.val() {
+            self.pre.next.cred_s = self.s_bufs.val() - self.inflight.val();
+        }
+        self.pre.next.cred_s_m1 = self.pre.val().cred_s - 1;
+        self.inflight_open.next =
+            self.q_a.val().get_bits::<16>(0) - 1 - self.q_b.val().get_bits::<16>(0);
+        self.pre.next.cred_open = 0.into();
+        if self.q_bufs.val() > self.inflight_open.val() {
+            self.pre.next.cred_open = self.q_bufs.val() - self.inflight_open.val();
+        }
+        self.inflight_recv.next =
+            self.s_tx.val().get_bits::<16>(0) - 1 - self.q_b.val().get_bits::<16>(0);
+        self.pre.next.cred_recv = 0.into();
+        if self.q_bufs.val() > self.inflight_recv.val() {
+            self.pre.next.cred_recv = self.q_bufs.val() - self.inflight_recv.val();
         }
         self.reserve.next = 2.into();
-        if self.req_class.val() == self.c_class_control.val() {
+        if self.q_class.val() == self.c_class_control.val() {
             self.reserve.next = 1.into();
         }
-        if self.req_class.val() == self.c_class_update.val() {
+        if self.q_class.val() == self.c_class_update.val() {
             self.reserve.next = 0.into();
         }
+        self.pre.next.cred_low = self.pre.val().cred_s <= self.reserve.val();
+        self.pre.next.never = (self.q_buf.val() >= self.c_send_bufs.val())
+            | !(self.s_ever.val() & self.pre.val().buf_bit).any();
+        self.pre.next.dfree = !(self.s_used.val() & self.pre.val().buf_bit).any();
+        self.pre.next.not_posted = (self.q_buf.val() >= self.c_recv_bufs.val())
+            | !(self.s_posted.val() & self.pre.val().buf_bit).any();
+        self.pre.next.seq_gap = self.q_a.val() != self.s.val().rx_last + 1;
         // The acknowledgement lies in [peer_ack, tx_next - 1], wrap-safe.
-        self.ack_off.next = self.req_b.val() - self.s.val().peer_ack;
-        self.ack_span.next = self.s.val().tx_next - 1 - self.s.val().peer_ack;
+        self.ack_off.next = self.q_b.val() - self.s_ack.val();
+        self.ack_span.next = self.s_tx.val() - 1 - self.s_ack.val();
+        self.pre.next.bad_ack = self.ack_off.val() > self.ack_span.val();
+        self.pre.next.bad_bufs = self.q_bufs.val() > self.s.val().peer_max;
+        self.pre.next.repost_range = self.q_buf.val() >= self.c_recv_bufs.val();
+        self.pre.next.dpost = (self.s_posted.val() & self.pre.val().buf_bit).any();
+        self.pre.next.due_s = self.s_rx.val() >= self.c_due.val();
+        self.pre.next.due_recv = self.s_rx.val() >= self.c_due_m1.val();
+        self.pre.next.due_open = bit_cast::<16, 8>(self.q_buf.val()) >= self.c_due.val();
+        self.pre.next.rx_next = self.s_rx.val() + 1;
+        if self.s_rx.val().all() {
+            self.pre.next.rx_next = self.s_rx.val();
+        }
 
-        // What the request does.
+        // ---------------------------------------------------------------- stage 2
+        self.q2.next = self.r2.q.val();
+        self.w.next = self.w2.q.val();
+        self.pp.next = self.p2.q.val();
         self.st.next = self.c_status[0].val();
-        self.nxt.next = self.s.val();
+        self.nxt.next = self.w.val();
         self.changed.next = false;
-        // Credits and update-due after the request, from the operands that change them.
-        self.a_bufs.next = self.s.val().peer_bufs;
-        self.a_inflight.next = self.inflight.val();
-        self.a_rx.next = self.s.val().rx_since_adv;
-        if (self.req_op.val() == self.c_op_open.val()) | (self.req_op.val() == self.c_op_close.val())
+        if (self.q2.val().op == self.c_op_open.val()) | (self.q2.val().op == self.c_op_close.val())
         {
-            if !self.conn_ok.val() {
+            if !self.pp.val().conn_ok {
                 self.st.next = self.c_status[3].val();
-            } else if self.req_op.val() == self.c_op_open.val() {
+            } else if self.q2.val().op == self.c_op_open.val() {
                 self.changed.next = true;
                 self.nxt.next.open = true;
-                self.nxt.next.tx_next = self.req_a.val();
-                self.nxt.next.peer_ack = self.req_b.val();
-                self.nxt.next.rx_last = self.req_c.val();
-                self.nxt.next.peer_bufs = self.req_bufs.val();
-                self.nxt.next.peer_max = self.req_bufs.val();
-                self.nxt.next.rx_since_adv = bit_cast::<16, 8>(self.req_buf.val());
+                self.nxt.next.tx_next = self.q2.val().a;
+                self.nxt.next.peer_ack = self.q2.val().b;
+                self.nxt.next.rx_last = self.q2.val().c;
+                self.nxt.next.peer_bufs = self.q2.val().bufs;
+                self.nxt.next.peer_max = self.q2.val().bufs;
+                self.nxt.next.rx_since_adv = bit_cast::<16, 8>(self.q2.val().buf);
                 self.nxt.next.posted = self.c_recv_bufs.val();
                 self.nxt.next.send_used = 0.into();
                 self.nxt.next.send_ever = 0.into();
                 self.nxt.next.recv_posted = self.c_recv_mask.val();
-                self.a_bufs.next = self.req_bufs.val();
-                self.a_inflight.next =
-                    self.req_a.val().get_bits::<16>(0) - 1 - self.req_b.val().get_bits::<16>(0);
-                self.a_rx.next = bit_cast::<16, 8>(self.req_buf.val());
             } else {
                 self.changed.next = true;
                 self.nxt.next = self.c_zero.val();
-                self.a_bufs.next = 0.into();
-                self.a_rx.next = 0.into();
             }
-        } else if (self.req_op.val() == self.c_op_alloc.val())
-            | (self.req_op.val() == self.c_op_free.val())
-            | (self.req_op.val() == self.c_op_recv.val())
-            | (self.req_op.val() == self.c_op_repost.val())
-            | (self.req_op.val() == self.c_op_query.val())
+        } else if (self.q2.val().op == self.c_op_alloc.val())
+            | (self.q2.val().op == self.c_op_free.val())
+            | (self.q2.val().op == self.c_op_recv.val())
+            | (self.q2.val().op == self.c_op_repost.val())
+            | (self.q2.val().op == self.c_op_query.val())
         {
-            if !self.open.val() {
+            if !self.pp.val().open {
                 self.st.next = self.c_status[3].val();
-            } else if self.req_op.val() == self.c_op_alloc.val() {
-                if !((self.req_class.val() == self.c_class_data.val())
-                    | (self.req_class.val() == self.c_class_control.val())
-                    | (self.req_class.val() == self.c_class_update.val()))
-                {
+            } else if self.q2.val().op == self.c_op_alloc.val() {
+                if !self.pp.val().class_ok {
                     self.st.next = self.c_status[12].val();
-                } else if !self.free.val().any() {
+                } else if !self.pp.val().free_any {
                     self.st.next = self.c_status[1].val();
-                } else if self.credits.val() <= self.reserve.val() {
+                } else if self.pp.val().cred_low {
                     self.st.next = self.c_status[2].val();
                 } else {
                     self.changed.next = true;
-                    self.nxt.next.send_used = self.s.val().send_used | self.pick_bit.val();
-                    self.nxt.next.send_ever = self.s.val().send_ever | self.pick_bit.val();
-                    self.nxt.next.tx_next = self.s.val().tx_next + 1;
+                    self.nxt.next.send_used = self.w.val().send_used | self.pp.val().pick_bit;
+                    self.nxt.next.send_ever = self.w.val().send_ever | self.pp.val().pick_bit;
+                    self.nxt.next.tx_next = self.w.val().tx_next + 1;
                     self.nxt.next.rx_since_adv = 0.into();
-                    self.a_inflight.next = self.inflight.val() + 1;
-                    self.a_rx.next = 0.into();
                 }
-            } else if self.req_op.val() == self.c_op_free.val() {
-                if (self.req_buf.val() >= self.c_send_bufs.val())
-                    | !(self.s.val().send_ever & self.buf_bit.val()).any()
-                {
+            } else if self.q2.val().op == self.c_op_free.val() {
+                if self.pp.val().never {
                     self.st.next = self.c_status[5].val();
-                } else if !(self.s.val().send_used & self.buf_bit.val()).any() {
+                } else if self.pp.val().dfree {
                     self.st.next = self.c_status[4].val();
                 } else {
                     self.changed.next = true;
-                    self.nxt.next.send_used = self.s.val().send_used & !self.buf_bit.val();
+                    self.nxt.next.send_used = self.w.val().send_used & !self.pp.val().buf_bit;
                 }
-            } else if self.req_op.val() == self.c_op_recv.val() {
-                if (self.req_buf.val() >= self.c_recv_bufs.val())
-                    | !(self.s.val().recv_posted & self.buf_bit.val()).any()
-                {
+            } else if self.q2.val().op == self.c_op_recv.val() {
+                if self.pp.val().not_posted {
                     self.st.next = self.c_status[8].val();
-                } else if self.req_a.val() != self.s.val().rx_last + 1 {
+                } else if self.pp.val().seq_gap {
                     self.st.next = self.c_status[9].val();
-                } else if self.ack_off.val() > self.ack_span.val() {
+                } else if self.pp.val().bad_ack {
                     self.st.next = self.c_status[10].val();
-                } else if self.req_bufs.val() > self.s.val().peer_max {
+                } else if self.pp.val().bad_bufs {
                     self.st.next = self.c_status[11].val();
                 } else {
                     self.changed.next = true;
-                    self.nxt.next.recv_posted = self.s.val().recv_posted & !self.buf_bit.val();
-                    self.nxt.next.posted = self.s.val().posted - 1;
-                    self.nxt.next.rx_last = self.req_a.val();
-                    if self.s.val().rx_since_adv.all() {
-                        self.nxt.next.rx_since_adv = self.s.val().rx_since_adv;
-                    } else {
-                        self.nxt.next.rx_since_adv = self.s.val().rx_since_adv + 1;
-                    }
-                    self.nxt.next.peer_ack = self.req_b.val();
-                    self.nxt.next.peer_bufs = self.req_bufs.val();
-                    self.a_bufs.next = self.req_bufs.val();
-                    self.a_inflight.next = self.s_tx.val().get_bits::<16>(0)
-                        - 1
-                        - self.req_b.val().get_bits::<16>(0);
-                    self.a_rx.next = self.nxt.val().rx_since_adv;
+                    self.nxt.next.recv_posted =
+                        self.w.val().recv_posted & !self.pp.val().buf_bit;
+                    self.nxt.next.posted = self.w.val().posted - 1;
+                    self.nxt.next.rx_last = self.q2.val().a;
+                    self.nxt.next.rx_since_adv = self.pp.val().rx_next;
+                    self.nxt.next.peer_ack = self.q2.val().b;
+                    self.nxt.next.peer_bufs = self.q2.val().bufs;
                 }
-            } else if self.req_op.val() == self.c_op_repost.val() {
-                if self.req_buf.val() >= self.c_recv_bufs.val() {
+            } else if self.q2.val().op == self.c_op_repost.val() {
+                if self.pp.val().repost_range {
                     self.st.next = self.c_status[6].val();
-                } else if (self.s.val().recv_posted & self.buf_bit.val()).any() {
+                } else if self.pp.val().dpost {
                     self.st.next = self.c_status[7].val();
                 } else {
                     self.changed.next = true;
-                    self.nxt.next.recv_posted = self.s.val().recv_posted | self.buf_bit.val();
-                    self.nxt.next.posted = self.s.val().posted + 1;
+                    self.nxt.next.recv_posted =
+                        self.w.val().recv_posted | self.pp.val().buf_bit;
+                    self.nxt.next.posted = self.w.val().posted + 1;
                 }
             }
         } else {
             self.st.next = self.c_status[12].val();
-        }
-        self.a_credits.next = 0.into();
-        if self.a_bufs.val() > self.a_inflight.val() {
-            self.a_credits.next = self.a_bufs.val() - self.a_inflight.val();
         }
         // Credits and update-due are reported for served and refused requests only.
         self.report.next = (self.st.val() == self.c_status[0].val())
             | (self.st.val() == self.c_status[1].val())
             | (self.st.val() == self.c_status[2].val());
 
-        // The response.
-        self.rec.next.op = self.req_op.val();
-        self.rec.next.conn = self.req_conn.val();
+        self.rec.next.op = self.q2.val().op;
+        self.rec.next.conn = self.q2.val().conn;
         self.rec.next.status = self.st.val();
         self.rec.next.buf = 0.into();
-        if (self.req_op.val() == self.c_op_alloc.val()) & self.changed.val() {
-            self.rec.next.buf = self.pick.val();
-        }
-        self.rec.next.mseq = self.s.val().tx_next;
-        self.rec.next.ack = self.s.val().rx_last;
-        self.rec.next.bufs = bit_cast::<16, 8>(self.s.val().posted);
+        self.rec.next.mseq = self.w.val().tx_next;
+        self.rec.next.ack = self.w.val().rx_last;
+        self.rec.next.bufs = bit_cast::<16, 8>(self.w.val().posted);
         self.rec.next.credits = 0.into();
         self.rec.next.update_due = false;
         if self.report.val() {
-            self.rec.next.credits = self.a_credits.val();
-            self.rec.next.update_due = self.a_rx.val() >= self.c_due.val();
+            self.rec.next.credits = self.pp.val().cred_s;
+            self.rec.next.update_due = self.pp.val().due_s;
+            if self.changed.val() {
+                if self.q2.val().op == self.c_op_open.val() {
+                    self.rec.next.credits = self.pp.val().cred_open;
+                    self.rec.next.update_due = self.pp.val().due_open;
+                } else if self.q2.val().op == self.c_op_close.val() {
+                    self.rec.next.credits = 0.into();
+                    self.rec.next.update_due = false;
+                } else if self.q2.val().op == self.c_op_alloc.val() {
+                    self.rec.next.buf = self.pp.val().pick;
+                    self.rec.next.credits = self.pp.val().cred_s_m1;
+                    self.rec.next.update_due = false;
+                } else if self.q2.val().op == self.c_op_recv.val() {
+                    self.rec.next.credits = self.pp.val().cred_recv;
+                    self.rec.next.update_due = self.pp.val().due_recv;
+                }
+            }
         }
 
-        // The RAM write: the request's new word, or the post-reset sweep.
-        self.ram.write_address.next = self.req_conn.val().get_bits::<A>(0);
+        // The RAM write: stage 2's new word, or the post-reset sweep.
+        self.ram.write_address.next = self.conn2.val().get_bits::<A>(0);
         self.ram.write_data.next = self.nxt.val();
-        self.ram.write_enable.next = self.accept.val() & self.changed.val();
+        self.ram.write_enable.next = self.fire.val() & self.changed.val();
         if self.clearing.q.val() {
             self.ram.write_address.next = self.clear_addr.q.val();
             self.ram.write_data.next = self.c_zero.val();
@@ -508,14 +649,28 @@ impl<const A: usize> Logic for PoolManager<A> {
                 self.clear_addr.d.next = 0.into();
             }
         }
-
-        // Counters.
-        if self.accept.val() {
+        if self.fire.val() {
             for i in 1..NSTAT {
                 if self.st.val() == self.c_status[i].val() {
                     self.cnt[i].d.next = self.cnt[i].q.val() + 1;
                 }
             }
+        }
+
+        // Stage moves.
+        if self.advance.val() {
+            self.r2.d.next = self.r1.q.val();
+            self.w2.d.next = self.s.val();
+            self.p2.d.next = self.pre.val();
+            self.r2_valid.d.next = true;
+        } else if self.fire.val() {
+            self.r2_valid.d.next = false;
+        }
+        if self.accept.val() {
+            self.r1.d.next = self.req.val();
+            self.r1_valid.d.next = true;
+        } else if self.advance.val() {
+            self.r1_valid.d.next = false;
         }
 
         // Response register with one skid slot.
@@ -524,12 +679,12 @@ impl<const A: usize> Logic for PoolManager<A> {
                 self.resp_out.d.next = self.resp_skid.q.val();
                 self.resp_skid_valid.d.next = false;
             } else {
-                self.resp_out_valid.d.next = self.accept.val();
-                if self.accept.val() {
+                self.resp_out_valid.d.next = self.fire.val();
+                if self.fire.val() {
                     self.resp_out.d.next = self.rec.val();
                 }
             }
-        } else if self.accept.val() {
+        } else if self.fire.val() {
             self.resp_skid.d.next = self.rec.val();
             self.resp_skid_valid.d.next = true;
         }
@@ -538,6 +693,8 @@ impl<const A: usize> Logic for PoolManager<A> {
             self.resp_out.d.next = self.c_zero_resp.val();
             self.resp_out_valid.d.next = false;
             self.resp_skid_valid.d.next = false;
+            self.r1_valid.d.next = false;
+            self.r2_valid.d.next = false;
             self.clearing.d.next = true;
             self.clear_addr.d.next = 0.into();
             for i in 0..NSTAT {
@@ -545,7 +702,6 @@ impl<const A: usize> Logic for PoolManager<A> {
             }
         }
 
-        self.req_ready.next = !self.resp_skid_valid.q.val() & !self.clearing.q.val();
         self.resp_valid.next = self.resp_out_valid.q.val();
         self.resp_op.next = self.resp_out.q.val().op;
         self.resp_conn.next = self.resp_out.q.val().conn;

@@ -69,6 +69,13 @@ fn is_seq(t: &str) -> bool {
     t.starts_with("FD") || t.starts_with("RAMB") || t.starts_with("DSP") || t.starts_with("SRL")
 }
 
+/// The ports of a LUT RAM cell that address its asynchronous read.
+fn is_lutram_read_address(port: &str) -> bool {
+    port.starts_with("ADDR")
+        || port.starts_with("DPRA")
+        || (port.starts_with('A') && port[1..].chars().all(|c| c.is_ascii_digit()))
+}
+
 /// Distributed RAM: written at the clock edge, read through its LUTs asynchronously, so a
 /// path runs through its read port and counts one LUT level.
 fn is_lutram(t: &str) -> bool {
@@ -109,7 +116,9 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
                 for b in ids {
                     driver.insert(b, idx);
                 }
-            } else {
+            } else if !is_lutram(t) || is_lutram_read_address(port) {
+                // A LUT RAM's data and write inputs land at the clock edge; only its read
+                // address reaches its outputs within the cycle.
                 inputs.extend(ids);
             }
         }
@@ -160,7 +169,11 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
     }
     // Walk back from the deepest cell along the deepest input.
     let mut cur = deepest;
+    let mut seen = std::collections::HashSet::new();
     while let Some(i) = cur {
+        if !seen.insert(i) {
+            break;
+        }
         s.deepest_path.push(format!("{} {}", list[i].0, names[i]));
         cur = None;
         if is_seq(list[i].0) {

@@ -177,6 +177,8 @@ pub struct Fabric {
     outputs: Vec<AppOutput>,
     /// Every message sent, when tracing is on: (time, conn, from node, frame).
     trace: Option<Vec<(u64, usize, usize, Frame)>>,
+    /// (conn, node, what it handled and answered), when recording.
+    action_log: Option<(usize, usize, Vec<(Event, Vec<Action>)>)>,
 }
 
 impl Fabric {
@@ -193,6 +195,7 @@ impl Fabric {
             stats: FabricStats::default(),
             outputs: Vec::new(),
             trace: None,
+            action_log: None,
             cfg,
         }
     }
@@ -345,8 +348,24 @@ impl Fabric {
 
     fn feed(&mut self, conn: usize, node: usize, ev: Event) {
         let mut out = Vec::new();
+        let logged = self.action_log.as_ref().is_some_and(|(c, n, _)| (*c, *n) == (conn, node));
+        let ev_copy = logged.then(|| ev.clone());
         self.conns[conn].eps[node].handle(ev, &mut out);
+        if let (Some(ev), Some((_, _, log))) = (ev_copy, self.action_log.as_mut()) {
+            log.push((ev, out.clone()));
+        }
         self.apply(conn, node, out);
+    }
+
+    /// Record every event one endpoint handles and the actions it answers with (for checking
+    /// a hardware block's transactions against the endpoint's). Start it before `connect`.
+    pub fn record_actions(&mut self, conn: usize, node: usize) {
+        self.action_log = Some((conn, node, Vec::new()));
+    }
+
+    /// The recorded events and actions, in order.
+    pub fn action_log(&self) -> &[(Event, Vec<Action>)] {
+        self.action_log.as_ref().map_or(&[], |(_, _, l)| l)
     }
 
     fn apply(&mut self, conn: usize, node: usize, actions: Vec<Action>) {

@@ -18,6 +18,10 @@ pub struct BlockPorts {
 
 /// Every block with a cycle model, for the co-simulation build and the port checks.
 pub const BLOCKS: &[BlockPorts] = &[
-    BlockPorts { name: "parser", inputs: parser::ParserIn::PORTS, outputs: parser::ParserOut::PORTS },
+    BlockPorts {
+        name: "parser",
+        inputs: parser::ParserIn::PORTS,
+        outputs: parser::ParserOut::PORTS,
+    },
     BlockPorts { name: "pool", inputs: pool::PoolIn::PORTS, outputs: pool::PoolOut::PORTS },
 ];

@@ -17,11 +17,14 @@
 //! per cycle (`2^addr_bits` cycles, 16 by default) with `req_ready` low; every connection
 //! starts closed.
 //!
-//! Timing: the per-connection state lives in a RAM with an asynchronous read port (LUT RAM)
-//! written at the clock edge, so a request sees every earlier request's write, however close
-//! (no read-after-write hazard, nothing to forward or stall). A request taken at edge `t` has
-//! its response on the `resp_*` outputs during cycle `t` (latency 1). `req_ready` comes from
-//! registers only: it is low while the response skid register is full.
+//! Timing: two stages. Stage 1 reads the connection's word from a RAM with an asynchronous
+//! read port (LUT RAM) and makes every check; stage 2 decides, writes the word back at the
+//! edge that ends it, and pushes the response. A request taken at edge `t` has its response
+//! on the `resp_*` outputs during cycle `t + 1` (latency 2). One request per cycle for any mix
+//! of connections; a request right behind one for the same connection (the same RAM word)
+//! waits one cycle in stage 1, so that its read sees the write (a read-after-write hazard,
+//! stalled rather than forwarded: a forward would put stage 2's decision in front of stage
+//! 1's checks, doubling the logic depth). `req_ready` comes from registers only.
 
 use crate::params::PoolParams;
 use crate::ports::CycleModel;
@@ -227,6 +230,10 @@ pub struct PoolModel {
     pub ram: Vec<ConnState>,
     pub resp: Skid<Resp>,
     pub counters: [u32; status::COUNT],
+    /// Stage 1: a request taken, its state word being read.
+    pub s1: Option<PoolIn>,
+    /// Stage 2: a request whose checks are made; it completes when the response can go.
+    pub s2: Option<PoolIn>,
     /// After reset the RAM is cleared one word per cycle; no request is taken meanwhile.
     pub clearing: bool,
     pub clear_addr: u32,
@@ -239,6 +246,8 @@ impl PoolModel {
             ram: vec![ConnState::default(); 1 << p.addr_bits()],
             resp: Skid::default(),
             counters: [0; status::COUNT],
+            s1: None,
+            s2: None,
             clearing: false,
             clear_addr: 0,
             p,
@@ -247,6 +256,29 @@ impl PoolModel {
 
     pub fn params(&self) -> &PoolParams {
         &self.p
+    }
+
+    fn addr(&self, conn: u8) -> usize {
+        conn as usize & ((1 << self.p.addr_bits()) - 1)
+    }
+
+    /// Stage 2 completes: it writes its word and pushes its response.
+    fn s2_fires(&self) -> bool {
+        self.s2.is_some() && !self.resp.skid_valid
+    }
+
+    /// Stage 1 moves to stage 2: the place is free, and stage 2 is not on the same word
+    /// (whose write this stage's read would miss: the one stall, a read-after-write hazard).
+    fn s1_advances(&self) -> bool {
+        let Some(a) = &self.s1 else { return false };
+        match &self.s2 {
+            None => true,
+            Some(b) => self.s2_fires() && self.addr(a.req_conn) != self.addr(b.req_conn),
+        }
+    }
+
+    fn req_ready(&self) -> bool {
+        !self.clearing && (self.s1.is_none() || self.s1_advances())
     }
 
     fn update_due(&self, s: &ConnState) -> bool {
@@ -386,7 +418,7 @@ impl CycleModel for PoolModel {
         let r = &self.resp.out;
         let c = &self.counters;
         PoolOut {
-            req_ready: !self.resp.skid_valid && !self.clearing,
+            req_ready: self.req_ready(),
             resp_valid: self.resp.out_valid,
             resp_op: r.op,
             resp_conn: r.conn,
@@ -419,7 +451,9 @@ impl CycleModel for PoolModel {
             *self = PoolModel { ram, clearing: true, clear_addr: 0, ..PoolModel::new(self.p) };
             return;
         }
-        let accept = i.req_valid && !self.resp.skid_valid && !self.clearing;
+        let accept = i.req_valid && self.req_ready();
+        let fires = self.s2_fires();
+        let advances = self.s1_advances();
         if self.clearing {
             self.ram[self.clear_addr as usize] = ConnState::default();
             self.clear_addr += 1;
@@ -429,10 +463,11 @@ impl CycleModel for PoolModel {
             }
         }
         let mut push = None;
-        if accept {
-            let (r, new) = self.execute(i);
+        if fires {
+            let req = self.s2.expect("stage 2 holds a request");
+            let (r, new) = self.execute(&req);
             if let Some(n) = new {
-                let addr = i.req_conn as usize & ((1 << self.p.addr_bits()) - 1);
+                let addr = self.addr(req.req_conn);
                 self.ram[addr] = n;
             }
             if r.status != status::OK {
@@ -440,6 +475,16 @@ impl CycleModel for PoolModel {
                 *c = c.wrapping_add(1);
             }
             push = Some(r);
+        }
+        if advances {
+            self.s2 = self.s1;
+        } else if fires {
+            self.s2 = None;
+        }
+        if accept {
+            self.s1 = Some(PoolIn { resp_ready: false, reset: false, ..*i });
+        } else if advances {
+            self.s1 = None;
         }
         self.resp.clock(i.resp_ready, push);
     }
