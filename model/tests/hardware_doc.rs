@@ -114,3 +114,16 @@ fn hardware_doc_names_every_parser_port() {
         );
     }
 }
+
+#[test]
+fn hardware_doc_names_every_pool_port() {
+    use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
+    let d = doc();
+    for p in PoolIn::PORTS.iter().chain(PoolOut::PORTS) {
+        assert!(
+            d.contains(&format!("`{}`", p.name)),
+            "port {} missing from docs/HARDWARE.md",
+            p.name
+        );
+    }
+}
