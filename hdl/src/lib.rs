@@ -3,6 +3,8 @@
 //! One block per file, each built from its parameter struct in `sanswitch_model::params` and
 //! exposing the ports of its port structs in `sanswitch_model::blocks`:
 //! - [`parser::ControlParser`]: the control-message parser.
+//! - [`sequencer::Sequencer`]: the RDMA read/write sequencer (registration table, op table,
+//!   RDMA requests, completion requests, remote-access checks).
 //!
 //! [`verilog`] gives each block's Verilog, the one source the co-simulation build, the
 //! `generate` command and the lint tests all use.
@@ -11,12 +13,13 @@ pub mod lutram;
 pub mod parser;
 pub mod pool;
 pub mod rhsim;
+pub mod sequencer;
 pub mod synth;
 
 pub use rust_hdl;
 
 use rust_hdl::prelude::*;
-use sanswitch_model::params::{ParserParams, PoolParams};
+use sanswitch_model::params::{ParserParams, PoolParams, SequencerParams};
 
 /// The Verilator lint waivers for every generated file (`hdl/verilator.vlt`).
 pub const VERILATOR_WAIVERS: &str = include_str!("../verilator.vlt");
@@ -63,16 +66,18 @@ pub fn top_ports(v: &str) -> Vec<(String, String, u32)> {
 pub enum BlockName {
     Parser,
     Pool,
+    Sequencer,
 }
 
 impl BlockName {
-    pub const ALL: [BlockName; 2] = [BlockName::Parser, BlockName::Pool];
+    pub const ALL: [BlockName; 3] = [BlockName::Parser, BlockName::Pool, BlockName::Sequencer];
 
     /// File stem and Verilator prefix.
     pub fn name(self) -> &'static str {
         match self {
             BlockName::Parser => "parser",
             BlockName::Pool => "pool",
+            BlockName::Sequencer => "sequencer",
         }
     }
 }
@@ -82,6 +87,7 @@ impl BlockName {
 pub struct EngineParams {
     pub parser: ParserParams,
     pub pool: PoolParams,
+    pub sequencer: SequencerParams,
 }
 
 /// The Verilog of one block. The top module is named after the block.
@@ -93,6 +99,11 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
             generate_verilog(&uut)
         }
         BlockName::Pool => pool_verilog(&p.pool),
+        BlockName::Sequencer => {
+            let mut uut = sequencer::Sequencer::new(&p.sequencer);
+            uut.connect_all();
+            generate_verilog(&uut)
+        }
     };
     rename_top(&v, block.name())
 }

@@ -16,7 +16,7 @@ pub struct LutRam<D: Synth, const N: usize> {
     pub write_address: Signal<In, Bits<N>>,
     pub write_data: Signal<In, D>,
     pub write_enable: Signal<In, Bit>,
-    _sim: Box<BTreeMap<Bits<N>, D>>,
+    _sim: BTreeMap<Bits<N>, D>,
 }
 
 impl<D: Synth, const N: usize> Logic for LutRam<D, N> {
@@ -24,8 +24,7 @@ impl<D: Synth, const N: usize> Logic for LutRam<D, N> {
         if self.write_clock.pos_edge() && self.write_enable.val() {
             self._sim.insert(self.write_address.val(), self.write_data.val());
         }
-        self.read_data.next =
-            *self._sim.get(&self.read_address.val()).unwrap_or(&D::default());
+        self.read_data.next = *self._sim.get(&self.read_address.val()).unwrap_or(&D::default());
     }
 
     fn connect(&mut self) {

@@ -434,8 +434,7 @@ impl<const A: usize> Logic for PoolManager<A> {
         self.s_rx.next = self.s.val().rx_since_adv;
         self.s_bufs.next = self.s.val().peer_bufs;
 
-        self.pre.next.conn_ok =
-            bit_cast::<9, 8>(self.q1.val().conn) < self.c_connections.val();
+        self.pre.next.conn_ok = bit_cast::<9, 8>(self.q1.val().conn) < self.c_connections.val();
         self.pre.next.open = self.pre.val().conn_ok & self.s.val().open;
         self.pre.next.class_ok = (self.q_class.val() == self.c_class_data.val())
             | (self.q_class.val() == self.c_class_control.val())
@@ -577,8 +576,7 @@ impl<const A: usize> Logic for PoolManager<A> {
                     self.st.next = self.c_status[11].val();
                 } else {
                     self.changed.next = true;
-                    self.nxt.next.recv_posted =
-                        self.w.val().recv_posted & !self.pp.val().buf_bit;
+                    self.nxt.next.recv_posted = self.w.val().recv_posted & !self.pp.val().buf_bit;
                     self.nxt.next.posted = self.w.val().posted - 1;
                     self.nxt.next.rx_last = self.q2.val().a;
                     self.nxt.next.rx_since_adv = self.pp.val().rx_next;
@@ -592,8 +590,7 @@ impl<const A: usize> Logic for PoolManager<A> {
                     self.st.next = self.c_status[7].val();
                 } else {
                     self.changed.next = true;
-                    self.nxt.next.recv_posted =
-                        self.w.val().recv_posted | self.pp.val().buf_bit;
+                    self.nxt.next.recv_posted = self.w.val().recv_posted | self.pp.val().buf_bit;
                     self.nxt.next.posted = self.w.val().posted + 1;
                 }
             }

@@ -108,7 +108,10 @@ pub fn parser_lockstep(
 }
 
 /// Set the pool manager's inputs from a port struct.
-pub fn pool_set<const A: usize>(x: &mut crate::pool::PoolManager<A>, i: &sanswitch_model::blocks::pool::PoolIn) {
+pub fn pool_set<const A: usize>(
+    x: &mut crate::pool::PoolManager<A>,
+    i: &sanswitch_model::blocks::pool::PoolIn,
+) {
     x.reset.next = i.reset;
     x.req_valid.next = i.req_valid;
     x.req_op.next = b(i.req_op as u64);
@@ -123,7 +126,9 @@ pub fn pool_set<const A: usize>(x: &mut crate::pool::PoolManager<A>, i: &sanswit
 }
 
 /// Read the pool manager's outputs into a port struct.
-pub fn pool_get<const A: usize>(x: &crate::pool::PoolManager<A>) -> sanswitch_model::blocks::pool::PoolOut {
+pub fn pool_get<const A: usize>(
+    x: &crate::pool::PoolManager<A>,
+) -> sanswitch_model::blocks::pool::PoolOut {
     sanswitch_model::blocks::pool::PoolOut {
         req_ready: x.req_ready.val(),
         resp_valid: x.resp_valid.val(),
@@ -197,3 +202,132 @@ pub fn pool_lockstep(
     result.lock().expect("testbench finished").clone()
 }
 
+/// Set the sequencer's inputs from a port struct.
+pub fn sequencer_set(
+    x: &mut crate::sequencer::Sequencer,
+    i: &sanswitch_model::blocks::sequencer::SequencerIn,
+) {
+    x.reset.next = i.reset;
+    x.cmd_valid.next = i.cmd_valid;
+    x.cmd_op.next = b(i.cmd_op as u64);
+    x.cmd_conn.next = b(i.cmd_conn as u64);
+    x.cmd_access.next = b(i.cmd_access as u64);
+    x.cmd_nomem.next = i.cmd_nomem;
+    x.cmd_xfer.next = b(i.cmd_xfer as u64);
+    x.cmd_addr.next = b(i.cmd_addr);
+    x.cmd_key.next = b(i.cmd_key as u64);
+    x.cmd_len.next = b(i.cmd_len as u64);
+    x.cmd_lkey.next = b(i.cmd_lkey as u64);
+    x.rsp_ready.next = i.rsp_ready;
+    x.cpl_ready.next = i.cpl_ready;
+    x.rq_ready.next = i.rq_ready;
+    x.rs_valid.next = i.rs_valid;
+    x.rs_tag.next = b(i.rs_tag as u64);
+    x.rs_status.next = b(i.rs_status as u64);
+    x.ac_valid.next = i.ac_valid;
+    x.ac_conn.next = b(i.ac_conn as u64);
+    x.ac_key.next = b(i.ac_key as u64);
+    x.ac_write.next = i.ac_write;
+    x.ac_off.next = b(i.ac_off as u64);
+    x.ac_len.next = b(i.ac_len as u64);
+    x.ck_ready.next = i.ck_ready;
+}
+
+/// Read the sequencer's outputs into a port struct.
+pub fn sequencer_get(
+    x: &crate::sequencer::Sequencer,
+) -> sanswitch_model::blocks::sequencer::SequencerOut {
+    sanswitch_model::blocks::sequencer::SequencerOut {
+        cmd_ready: x.cmd_ready.val(),
+        rsp_valid: x.rsp_valid.val(),
+        rsp_op: u(&x.rsp_op) as u8,
+        rsp_conn: u(&x.rsp_conn) as u8,
+        rsp_status: u(&x.rsp_status) as u8,
+        rsp_key: u(&x.rsp_key) as u32,
+        rsp_len: u(&x.rsp_len) as u32,
+        cpl_valid: x.cpl_valid.val(),
+        cpl_conn: u(&x.cpl_conn) as u8,
+        cpl_xfer: u(&x.cpl_xfer) as u32,
+        cpl_bytes: u(&x.cpl_bytes) as u32,
+        cpl_write: x.cpl_write.val(),
+        cpl_status: u(&x.cpl_status) as u8,
+        rq_valid: x.rq_valid.val(),
+        rq_tag: u(&x.rq_tag) as u16,
+        rq_write: x.rq_write.val(),
+        rq_conn: u(&x.rq_conn) as u8,
+        rq_raddr: u(&x.rq_raddr),
+        rq_rkey: u(&x.rq_rkey) as u32,
+        rq_laddr: u(&x.rq_laddr),
+        rq_lkey: u(&x.rq_lkey) as u32,
+        rq_len: u(&x.rq_len) as u32,
+        rs_ready: x.rs_ready.val(),
+        ac_ready: x.ac_ready.val(),
+        ck_valid: x.ck_valid.val(),
+        ck_grant: x.ck_grant.val(),
+        ck_reason: u(&x.ck_reason) as u8,
+        ck_addr: u(&x.ck_addr),
+        cnt_nobufs: u(&x.cnt_nobufs) as u32,
+        cnt_dereg_stale: u(&x.cnt_dereg_stale) as u32,
+        cnt_bad_desc: u(&x.cnt_bad_desc) as u32,
+        cnt_busy: u(&x.cnt_busy) as u32,
+        cnt_rdma_err: u(&x.cnt_rdma_err) as u32,
+        cnt_stale: u(&x.cnt_stale) as u32,
+        cnt_dup: u(&x.cnt_dup) as u32,
+        cnt_aborted: u(&x.cnt_aborted) as u32,
+        cnt_deny_key: u(&x.cnt_deny_key) as u32,
+        cnt_deny_conn: u(&x.cnt_deny_conn) as u32,
+        cnt_deny_access: u(&x.cnt_deny_access) as u32,
+        cnt_deny_bounds: u(&x.cnt_deny_bounds) as u32,
+    }
+}
+
+/// Run the sequencer in rust-hdl's simulator beside its cycle model for `cycles` cycles of
+/// `drv`'s stimulus (random commands and checks, the SAN port model with faults), comparing
+/// every output every cycle. Returns the driver (for its statistics) or the first mismatch.
+pub fn sequencer_lockstep(
+    p: &sanswitch_model::params::SequencerParams,
+    drv: sanswitch_model::blocks::seq_stimulus::SeqDriver,
+    cycles: u64,
+) -> Result<sanswitch_model::blocks::seq_stimulus::SeqDriver, String> {
+    use crate::sequencer::Sequencer;
+    use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerModel};
+    use sanswitch_model::ports::CycleModel;
+    use std::sync::{Arc, Mutex};
+
+    let mut uut = Sequencer::new(p);
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<Sequencer>| x.clock.next = !x.clock.val());
+    let result = Arc::new(Mutex::new(Err("not run".to_string())));
+    let res = result.clone();
+    let p = *p;
+    let drv = Arc::new(Mutex::new(Some(drv)));
+    sim.add_testbench(move |mut sim: Sim<Sequencer>| {
+        let mut x = sim.init()?;
+        let mut drv = drv.lock().unwrap().take().expect("one testbench run");
+        let mut model = SequencerModel::new(p);
+        let reset = SequencerIn { reset: true, ..SequencerIn::default() };
+        sequencer_set(&mut x, &reset);
+        wait_clock_cycle!(sim, clock, x);
+        model.clock(&reset);
+        let mut out = Ok(());
+        for cycle in 0..cycles {
+            let i = drv.inputs();
+            sequencer_set(&mut x, &i);
+            let hw = sequencer_get(&x);
+            let sw = model.outputs(&i);
+            if hw != sw {
+                out = Err(format!("cycle {cycle}: rust-hdl {hw:?}\nmodel {sw:?}"));
+                break;
+            }
+            wait_clock_cycle!(sim, clock, x);
+            model.clock(&i);
+            drv.observe(&i, &sw);
+        }
+        *res.lock().unwrap() = out.map(|_| drv);
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), (cycles + 4) * 10 + 100).map_err(|e| format!("{e:?}"))?;
+    let mut r = result.lock().expect("testbench finished");
+    std::mem::replace(&mut *r, Err("taken".into()))
+}

@@ -17,7 +17,10 @@ fn pool_small_pools_match_model_in_rust_hdl_simulator() {
 #[test]
 fn pool_verilog_passes_yosys_validate() {
     for connections in [16, 64, 256] {
-        let p = EngineParams { pool: PoolParams { connections, ..PoolParams::default() }, ..EngineParams::default() };
+        let p = EngineParams {
+            pool: PoolParams { connections, ..PoolParams::default() },
+            ..EngineParams::default()
+        };
         let v = verilog(BlockName::Pool, &p);
         assert!(v.contains("module pool("));
         yosys_validate_block(BlockName::Pool, &v).unwrap();

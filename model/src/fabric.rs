@@ -147,6 +147,9 @@ enum EvKey {
     Deregistered { reg: RegId, data: Vec<u8> },
 }
 
+/// Events one endpoint handled, each with the actions it answered.
+pub type ActionLog = Vec<(Event, Vec<Action>)>;
+
 /// What an application saw on one endpoint: every completion, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AppOutput {
@@ -178,7 +181,7 @@ pub struct Fabric {
     /// Every message sent, when tracing is on: (time, conn, from node, frame).
     trace: Option<Vec<(u64, usize, usize, Frame)>>,
     /// (conn, node, what it handled and answered), when recording.
-    action_log: Option<(usize, usize, Vec<(Event, Vec<Action>)>)>,
+    action_log: Option<(usize, usize, ActionLog)>,
 }
 
 impl Fabric {

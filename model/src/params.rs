@@ -90,3 +90,72 @@ impl PoolParams {
         (self.connections as u32).next_power_of_two().trailing_zeros().max(1)
     }
 }
+
+/// Parameters of the RDMA read/write sequencer (`hdl/src/sequencer.rs`) and of the SAN port
+/// model it is measured against (`model/src/blocks/san.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SequencerParams {
+    /// Connections whose registrations and transfers share the block (ids `0..connections`).
+    pub connections: u16,
+    /// Registration-table entries (a power of two, 2..=32): more registrations are WSAENOBUFS.
+    pub reg_entries: u16,
+    /// Op-table entries: transfers in progress at once (1..=16).
+    pub ops: u16,
+    /// Largest single RDMA read or write in bytes (a multiple of 8, 8..=2^24).
+    pub segment: u32,
+    /// RDMA requests one transfer keeps outstanding (a power of two, 1..=16).
+    pub window: u16,
+    /// The SAN port model's latency: cycles from a request's last beat to its response.
+    /// Not a property of the sequencer (its HDL ignores it).
+    pub san_latency: u32,
+}
+
+impl Default for SequencerParams {
+    fn default() -> Self {
+        SequencerParams {
+            connections: 16,
+            reg_entries: 16,
+            ops: 4,
+            segment: 4096,
+            window: 4,
+            san_latency: 16,
+        }
+    }
+}
+
+/// Most registration-table entries: the table's RAMs have 32 words.
+pub const SEQ_MAX_REGS: u16 = 32;
+/// Most op-table entries: the slot field of an RDMA tag has 4 bits.
+pub const SEQ_MAX_OPS: u16 = 16;
+/// Most requests outstanding per transfer: the width of an op's in-flight mask.
+pub const SEQ_MAX_WINDOW: u16 = 16;
+
+impl SequencerParams {
+    pub fn validate(&self) -> Result<(), String> {
+        if self.connections == 0 || self.connections as u32 > 1 << CONN_BITS {
+            return Err(format!("connections must be in 1..={}", 1 << CONN_BITS));
+        }
+        if !self.reg_entries.is_power_of_two() || !(2..=SEQ_MAX_REGS).contains(&self.reg_entries) {
+            return Err(format!("reg_entries must be a power of two in 2..={SEQ_MAX_REGS}"));
+        }
+        if !(1..=SEQ_MAX_OPS).contains(&self.ops) {
+            return Err(format!("ops must be in 1..={SEQ_MAX_OPS}"));
+        }
+        if self.segment % 8 != 0 || !(8..=1 << 24).contains(&self.segment) {
+            return Err("segment must be a multiple of 8 in 8..=16777216".into());
+        }
+        if !self.window.is_power_of_two() || self.window > SEQ_MAX_WINDOW {
+            return Err(format!("window must be a power of two in 1..={SEQ_MAX_WINDOW}"));
+        }
+        if !(1..=1 << 16).contains(&self.san_latency) {
+            return Err("san_latency must be in 1..=65536".into());
+        }
+        Ok(())
+    }
+
+    /// Bits of a key that index the registration table.
+    pub fn idx_bits(&self) -> u32 {
+        self.reg_entries.trailing_zeros()
+    }
+}

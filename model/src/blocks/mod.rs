@@ -4,6 +4,9 @@
 pub mod parser;
 pub mod pool;
 pub mod pool_stimulus;
+pub mod san;
+pub mod seq_stimulus;
+pub mod sequencer;
 pub mod stimulus;
 
 use crate::ports::{PortInfo, Ports};
@@ -24,4 +27,9 @@ pub const BLOCKS: &[BlockPorts] = &[
         outputs: parser::ParserOut::PORTS,
     },
     BlockPorts { name: "pool", inputs: pool::PoolIn::PORTS, outputs: pool::PoolOut::PORTS },
+    BlockPorts {
+        name: "sequencer",
+        inputs: sequencer::SequencerIn::PORTS,
+        outputs: sequencer::SequencerOut::PORTS,
+    },
 ];

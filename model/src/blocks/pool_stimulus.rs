@@ -59,7 +59,8 @@ impl PoolDriver {
 
     fn request(&mut self) -> PoolIn {
         let r = &mut self.rng;
-        let conn = if r.gen_bool(0.02) { r.r#gen() } else { r.gen_range(0..self.p.connections) as u8 };
+        let conn =
+            if r.gen_bool(0.02) { r.r#gen() } else { r.gen_range(0..self.p.connections) as u8 };
         let mut i = PoolIn {
             req_valid: true,
             req_conn: conn,
@@ -73,14 +74,19 @@ impl PoolDriver {
             i.req_op = r.gen_range(0..8);
             i.req_class = r.gen_range(0..4);
             i.req_buf = if r.gen_bool(0.5) { r.gen_range(0..20) } else { r.r#gen() };
-            i.req_a = if r.gen_bool(0.5) { s.rx_last.wrapping_add(r.gen_range(0..3)) } else { r.r#gen() };
+            i.req_a =
+                if r.gen_bool(0.5) { s.rx_last.wrapping_add(r.gen_range(0..3)) } else { r.r#gen() };
             i.req_b = if r.gen_bool(0.5) {
                 s.peer_ack.wrapping_add(r.gen_range(0..20)).wrapping_sub(5)
             } else {
                 r.r#gen()
             };
             i.req_c = r.r#gen();
-            i.req_bufs = if r.gen_bool(0.5) { s.peer_max.wrapping_add(r.gen_range(0..3)) } else { r.r#gen() };
+            i.req_bufs = if r.gen_bool(0.5) {
+                s.peer_max.wrapping_add(r.gen_range(0..3))
+            } else {
+                r.r#gen()
+            };
             return i;
         }
         let recv_mask = ((1u32 << self.p.recv_bufs) - 1) as u16;
@@ -89,7 +95,8 @@ impl PoolDriver {
         match choice {
             0 | 1 => {
                 let r = &mut self.rng;
-                let tx: u32 = if r.gen_bool(0.5) { u32::MAX - r.gen_range(0..40) } else { r.r#gen() };
+                let tx: u32 =
+                    if r.gen_bool(0.5) { u32::MAX - r.gen_range(0..40) } else { r.r#gen() };
                 let acceptor = r.gen_bool(0.5);
                 i.req_op = op::OPEN;
                 i.req_a = tx;
@@ -133,7 +140,11 @@ impl PoolDriver {
                 self.pending = Some(i);
                 i
             }
-            None => PoolIn { req_a: self.rng.r#gen(), req_op: self.rng.gen_range(0..8), ..PoolIn::default() },
+            None => PoolIn {
+                req_a: self.rng.r#gen(),
+                req_op: self.rng.gen_range(0..8),
+                ..PoolIn::default()
+            },
         };
         i.resp_ready = self.rng.gen_bool(self.ready_rate);
         i

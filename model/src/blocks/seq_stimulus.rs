@@ -1,0 +1,631 @@
+//! Stimulus for the sequencer: random commands (registrations, deregistrations, transfers in
+//! both modes at the boundary sizes, aborts, bad descriptors and bad command codes), random
+//! remote-access checks, random backpressure on every output, and the SAN port model
+//! ([`SanModel`]) answering the RDMA requests with injected faults. Shared by the model's
+//! tests, the rust-hdl and Verilator lockstep tests and the bench.
+//!
+//! Also here: [`measure`], the bench's figures (throughput and latencies with an ideal SAN
+//! port), run on anything that steps like the sequencer (the model, the Verilated Verilog).
+
+use std::collections::VecDeque;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::san::{SanConfig, SanIn, SanModel};
+use super::sequencer::{SequencerIn, SequencerOut, access, cmd, rsp_status};
+use crate::params::SequencerParams;
+use crate::ports::CycleModel;
+
+/// The SAN port's inputs, from what the sequencer shows.
+pub fn san_inputs(o: &SequencerOut) -> SanIn {
+    SanIn {
+        rq_valid: o.rq_valid,
+        rq_tag: o.rq_tag,
+        rq_write: o.rq_write,
+        rq_conn: o.rq_conn,
+        rq_raddr: o.rq_raddr,
+        rq_rkey: o.rq_rkey,
+        rq_laddr: o.rq_laddr,
+        rq_lkey: o.rq_lkey,
+        rq_len: o.rq_len,
+        rs_ready: o.rs_ready,
+    }
+}
+
+/// A command, as the engine would issue it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Command {
+    pub op: u8,
+    pub conn: u8,
+    pub access: u8,
+    pub nomem: bool,
+    pub xfer: u32,
+    pub addr: u64,
+    pub key: u32,
+    pub len: u32,
+    pub lkey: u32,
+}
+
+impl Command {
+    pub fn register(conn: u8, acc: u8, addr: u64, len: u32) -> Self {
+        Command { op: cmd::REGISTER, conn, access: acc, addr, len, ..Command::default() }
+    }
+    pub fn deregister(conn: u8, key: u32) -> Self {
+        Command { op: cmd::DEREGISTER, conn, key, ..Command::default() }
+    }
+    /// START_READ (`write` false) or START_WRITE: move `len` bytes between the peer's region
+    /// (`raddr`, `rkey`) and the local registration `lkey`.
+    pub fn start(
+        write: bool,
+        conn: u8,
+        xfer: u32,
+        raddr: u64,
+        rkey: u32,
+        len: u32,
+        lkey: u32,
+    ) -> Self {
+        Command {
+            op: if write { cmd::START_WRITE } else { cmd::START_READ },
+            conn,
+            xfer,
+            addr: raddr,
+            key: rkey,
+            len,
+            lkey,
+            ..Command::default()
+        }
+    }
+    pub fn abort(conn: u8) -> Self {
+        Command { op: cmd::ABORT, conn, ..Command::default() }
+    }
+
+    /// Put this command on the command port of `i` (valid high).
+    pub fn drive(&self, i: &mut SequencerIn) {
+        i.cmd_valid = true;
+        i.cmd_op = self.op;
+        i.cmd_conn = self.conn;
+        i.cmd_access = self.access;
+        i.cmd_nomem = self.nomem;
+        i.cmd_xfer = self.xfer;
+        i.cmd_addr = self.addr;
+        i.cmd_key = self.key;
+        i.cmd_len = self.len;
+        i.cmd_lkey = self.lkey;
+    }
+}
+
+/// A remote-access check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Check {
+    pub conn: u8,
+    pub key: u32,
+    pub write: bool,
+    pub off: u32,
+    pub len: u32,
+}
+
+impl Check {
+    pub fn drive(&self, i: &mut SequencerIn) {
+        i.ac_valid = true;
+        i.ac_conn = self.conn;
+        i.ac_key = self.key;
+        i.ac_write = self.write;
+        i.ac_off = self.off;
+        i.ac_len = self.len;
+    }
+}
+
+/// A registration the driver believes is live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Known {
+    conn: u8,
+    key: u32,
+    access: u8,
+    len: u32,
+}
+
+/// What the driver saw.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DriverStats {
+    pub commands: u64,
+    /// Responses by `rsp_status`.
+    pub responses: [u64; 8],
+    /// Responses by command code.
+    pub by_op: [u64; 8],
+    /// Completions by `cpl_status`.
+    pub completions: [u64; 8],
+    pub completions_read: u64,
+    pub completions_write: u64,
+    /// Completions of transfers of at least 1 MiB that succeeded.
+    pub big_transfers: u64,
+    pub big_reads: u64,
+    pub big_writes: u64,
+    /// Successful completions of 0, 1, segment − 1, segment and segment + 1 bytes.
+    pub boundary_ok: [u64; 5],
+    /// Checks answered, by `ck_reason`.
+    pub checks: [u64; 8],
+    pub zero_length_ok: u64,
+    pub resets: u64,
+}
+
+/// Random stimulus for the sequencer (see the module documentation).
+pub struct SeqDriver {
+    rng: ChaCha8Rng,
+    p: SequencerParams,
+    pub san: SanModel,
+    cmd: Option<Command>,
+    chk: Option<Check>,
+    /// Commands taken, waiting for their response.
+    taken: VecDeque<Command>,
+    known: Vec<Known>,
+    /// Probability per cycle that a new command is offered when none is waiting.
+    pub cmd_rate: f64,
+    /// Probability per cycle that a new check is offered when none is waiting.
+    pub chk_rate: f64,
+    /// Probability that `rsp_ready`, `cpl_ready` and `ck_ready` are high.
+    pub ready_rate: f64,
+    /// Probability that a START moves 1 MiB.
+    pub big_rate: f64,
+    /// Probability that a command is malformed (bad connection, access, key, length, code).
+    pub bad_rate: f64,
+    /// Share of commands that are ABORTs (never of connection 0, which carries the 1 MiB
+    /// transfers so that they can finish).
+    pub abort_rate: f64,
+    /// Probability per cycle of a synchronous reset (the driver forgets what it knew; the
+    /// SAN port keeps running, so answers to requests from before arrive after it).
+    pub reset_rate: f64,
+    /// Transfer ids of the 1 MiB transfers running (one at a time).
+    big: Vec<u32>,
+    pub stats: DriverStats,
+}
+
+/// 1 MiB.
+pub const MIB: u32 = 1 << 20;
+
+impl SeqDriver {
+    /// A driver with a faulty, backpressuring SAN port.
+    pub fn new(seed: u64, p: SequencerParams) -> Self {
+        let san = SanModel::new(SanConfig {
+            latency: p.san_latency,
+            queue: 8,
+            ready_rate: 0.8,
+            error_rate: 0.004,
+            dup_rate: 0.005,
+            stale_rate: 0.001,
+            memory: false,
+            record: false,
+            seed,
+        });
+        SeqDriver {
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5E9),
+            p,
+            san,
+            cmd: None,
+            chk: None,
+            taken: VecDeque::new(),
+            known: Vec::new(),
+            cmd_rate: 0.05,
+            chk_rate: 0.3,
+            ready_rate: 0.8,
+            big_rate: 0.05,
+            bad_rate: 0.1,
+            abort_rate: 0.01,
+            reset_rate: 0.0,
+            big: Vec::new(),
+            stats: DriverStats::default(),
+        }
+    }
+
+    fn conn(&mut self) -> u8 {
+        if self.rng.gen_bool(self.bad_rate / 4.0) {
+            self.rng.gen_range(self.p.connections.min(255) as u8..=255)
+        } else {
+            self.rng.gen_range(0..self.p.connections) as u8
+        }
+    }
+
+    /// A length from the boundaries: 0, 1, segment − 1, segment, segment + 1, 1 MiB, or small.
+    fn size(&mut self) -> u32 {
+        let s = self.p.segment;
+        if self.big.is_empty() && self.rng.gen_bool(self.big_rate) {
+            return MIB;
+        }
+        match self.rng.gen_range(0..8) {
+            0 => 0,
+            1 => 1,
+            2 => s - 1,
+            3 => s,
+            4 => s + 1,
+            5 => self.rng.gen_range(2..4 * s),
+            6 => self.rng.gen_range(1..=64),
+            _ => self.rng.gen_range(s..=3 * s),
+        }
+    }
+
+    fn pick_known(&mut self, want: Option<u8>) -> Option<Known> {
+        let c: Vec<&Known> =
+            self.known.iter().filter(|k| want.is_none_or(|a| k.access == a)).collect();
+        if c.is_empty() { None } else { Some(*c[self.rng.gen_range(0..c.len())]) }
+    }
+
+    fn new_command(&mut self) -> Command {
+        let bad = self.rng.gen_bool(self.bad_rate);
+        let r: u32 = self.rng.gen_range(0..100);
+        if self.rng.gen_bool(self.abort_rate) {
+            let conn = if self.p.connections > 1 { self.conn().max(1) } else { 0 };
+            return Command::abort(conn);
+        }
+        let mut c = if r < 30 || self.known.is_empty() {
+            let acc = match self.rng.gen_range(0..10) {
+                0..=4 => access::LOCAL,
+                5..=7 => access::REMOTE_READ,
+                _ => access::REMOTE_WRITE,
+            };
+            let big = self.rng.gen_bool(self.big_rate);
+            let len = if big { MIB } else { self.size() };
+            let conn = if big || len >= MIB { 0 } else { self.conn() };
+            let mut c = Command::register(conn, acc, self.rng.r#gen(), len);
+            c.nomem = self.rng.gen_bool(0.04);
+            if bad {
+                c.access = 3;
+            }
+            c
+        } else if r < 50 {
+            match self.pick_known(None) {
+                Some(k) if !bad => Command::deregister(k.conn, k.key),
+                Some(k) if self.rng.r#gen() => Command::deregister(self.conn(), k.key),
+                _ => Command::deregister(self.conn(), self.rng.r#gen()),
+            }
+        } else if r < 98 {
+            let write = self.rng.r#gen();
+            let k = self.pick_known(Some(access::LOCAL));
+            let (conn, lkey, room) = match k {
+                Some(k) => (k.conn, k.key, k.len),
+                None => (self.conn(), self.rng.r#gen(), 0),
+            };
+            let want = self.size();
+            let mut len = if want <= room { want } else { room.min(4 * self.p.segment) };
+            let mut conn = conn;
+            let mut lkey = lkey;
+            if bad {
+                match self.rng.gen_range(0..3) {
+                    0 => len = room.wrapping_add(1),
+                    1 => conn = self.conn(),
+                    _ => lkey = self.rng.r#gen(),
+                }
+            }
+            Command::start(
+                write,
+                conn,
+                self.rng.r#gen(),
+                self.rng.r#gen(),
+                self.rng.r#gen(),
+                len,
+                lkey,
+            )
+        } else {
+            Command { op: self.rng.gen_range(5..8), conn: self.conn(), ..Command::default() }
+        };
+        if !bad && c.op == cmd::REGISTER && c.conn as u16 >= self.p.connections {
+            c.conn = 0;
+        }
+        c
+    }
+
+    fn new_check(&mut self) -> Check {
+        let k = self.pick_known(None);
+        match k {
+            Some(k) if self.rng.gen_bool(0.8) => {
+                let conn = if self.rng.gen_bool(0.9) { k.conn } else { self.conn() };
+                let write = match k.access {
+                    access::REMOTE_READ => self.rng.gen_bool(0.1),
+                    access::REMOTE_WRITE => self.rng.gen_bool(0.9),
+                    _ => self.rng.r#gen(),
+                };
+                let (off, len) = if self.rng.gen_bool(0.8) {
+                    let off = self.rng.gen_range(0..=k.len);
+                    (off, self.rng.gen_range(0..=k.len - off))
+                } else {
+                    (self.rng.r#gen(), self.rng.r#gen())
+                };
+                Check { conn, key: k.key, write, off, len }
+            }
+            _ => Check {
+                conn: self.conn(),
+                key: self.rng.r#gen(),
+                write: self.rng.r#gen(),
+                off: self.rng.r#gen(),
+                len: self.rng.r#gen(),
+            },
+        }
+    }
+
+    /// Inputs for the coming cycle.
+    pub fn inputs(&mut self) -> SequencerIn {
+        if self.cmd.is_none() && self.rng.gen_bool(self.cmd_rate) {
+            self.cmd = Some(self.new_command());
+        }
+        if self.chk.is_none() && self.rng.gen_bool(self.chk_rate) {
+            self.chk = Some(self.new_check());
+        }
+        let s = self.san.outputs(&SanIn::default());
+        // Idle ports carry garbage: the block must look only at valid beats.
+        let mut i = SequencerIn {
+            reset: false,
+            cmd_valid: false,
+            cmd_op: self.rng.gen_range(0..8),
+            cmd_conn: self.rng.r#gen(),
+            cmd_access: self.rng.gen_range(0..4),
+            cmd_nomem: self.rng.r#gen(),
+            cmd_xfer: self.rng.r#gen(),
+            cmd_addr: self.rng.r#gen(),
+            cmd_key: self.rng.r#gen(),
+            cmd_len: self.rng.r#gen(),
+            cmd_lkey: self.rng.r#gen(),
+            rsp_ready: self.rng.gen_bool(self.ready_rate),
+            cpl_ready: self.rng.gen_bool(self.ready_rate),
+            rq_ready: s.rq_ready,
+            rs_valid: s.rs_valid,
+            rs_tag: s.rs_tag,
+            rs_status: s.rs_status,
+            ac_valid: false,
+            ac_conn: self.rng.r#gen(),
+            ac_key: self.rng.r#gen(),
+            ac_write: self.rng.r#gen(),
+            ac_off: self.rng.r#gen(),
+            ac_len: self.rng.r#gen(),
+            ck_ready: self.rng.gen_bool(self.ready_rate),
+        };
+        if let Some(c) = self.cmd {
+            c.drive(&mut i);
+        }
+        if let Some(c) = self.chk {
+            c.drive(&mut i);
+        }
+        i.reset = self.reset_rate > 0.0 && self.rng.gen_bool(self.reset_rate);
+        i
+    }
+
+    /// After the edge: what the block showed during the cycle.
+    pub fn observe(&mut self, i: &SequencerIn, o: &SequencerOut) {
+        if i.reset {
+            // Nothing was taken or delivered; everything the block held is gone.
+            self.stats.resets += 1;
+            self.cmd = None;
+            self.chk = None;
+            self.taken.clear();
+            self.known.clear();
+            self.big.clear();
+            self.san.clock(&san_inputs(o));
+            return;
+        }
+        if i.cmd_valid && o.cmd_ready {
+            let c = self.cmd.take().expect("a command was offered");
+            self.taken.push_back(c);
+            self.stats.commands += 1;
+        }
+        if i.ac_valid && o.ac_ready {
+            self.chk = None;
+        }
+        if o.rsp_valid && i.rsp_ready {
+            let c = self.taken.pop_front().unwrap_or_default();
+            self.stats.responses[o.rsp_status as usize & 7] += 1;
+            self.stats.by_op[o.rsp_op as usize & 7] += 1;
+            if o.rsp_status == rsp_status::OK {
+                if (c.op == cmd::START_READ || c.op == cmd::START_WRITE) && c.len >= MIB {
+                    self.big.push(c.xfer);
+                }
+                match o.rsp_op {
+                    cmd::REGISTER => self.known.push(Known {
+                        conn: o.rsp_conn,
+                        key: o.rsp_key,
+                        access: c.access,
+                        len: o.rsp_len,
+                    }),
+                    cmd::DEREGISTER => self.known.retain(|k| k.key != o.rsp_key),
+                    cmd::ABORT => self.known.retain(|k| k.conn != o.rsp_conn),
+                    _ => {}
+                }
+            }
+        }
+        if o.cpl_valid && i.cpl_ready {
+            self.stats.completions[o.cpl_status as usize & 7] += 1;
+            if o.cpl_write {
+                self.stats.completions_write += 1;
+            } else {
+                self.stats.completions_read += 1;
+            }
+            if o.cpl_status == 0 && o.cpl_bytes >= MIB {
+                self.stats.big_transfers += 1;
+                if o.cpl_write {
+                    self.stats.big_writes += 1;
+                } else {
+                    self.stats.big_reads += 1;
+                }
+            }
+            let seg = self.p.segment;
+            if o.cpl_status == 0 {
+                let sizes = [0, 1, seg - 1, seg, seg + 1];
+                if let Some(k) = sizes.iter().position(|s| *s == o.cpl_bytes) {
+                    self.stats.boundary_ok[k] += 1;
+                }
+            }
+            if let Some(k) = self.big.iter().position(|x| *x == o.cpl_xfer && o.cpl_conn == 0) {
+                self.big.remove(k);
+            }
+            if o.cpl_status == 0 && o.cpl_bytes == 0 {
+                self.stats.zero_length_ok += 1;
+            }
+        }
+        if o.ck_valid && i.ck_ready {
+            self.stats.checks[o.ck_reason as usize & 7] += 1;
+        }
+        self.san.clock(&san_inputs(o));
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// The bench's figures.
+
+/// The sequencer's performance with an ideal SAN port (one beat per cycle, `san_latency`),
+/// in cycles, exact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SequencerFigures {
+    /// 1 MiB read-mode transfer: payload beats moved per cycle, from the cycle the START_READ
+    /// is taken to the cycle its completion request is out, both included.
+    pub read_beats_per_cycle: f64,
+    /// The same for a 1 MiB write-mode transfer (START_WRITE).
+    pub write_beats_per_cycle: f64,
+    /// Cycles from the one whose edge takes START_READ to the first with `rq_valid`.
+    pub adv_to_read_cycles: u64,
+    /// Cycles from the one presenting the transfer's last RDMA response to the first with
+    /// `cpl_valid`.
+    pub done_to_complete_cycles: u64,
+    /// Cycles of the read and the write transfer (START taken to completion request).
+    pub read_cycles: u64,
+    pub write_cycles: u64,
+    /// Payload beats of each transfer.
+    pub beats: u64,
+}
+
+/// One transfer's timing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TransferTiming {
+    pub start_taken: u64,
+    pub first_request: u64,
+    pub last_response: u64,
+    pub completion: u64,
+    pub beats: u64,
+    pub cpl_status: u8,
+    pub cpl_bytes: u32,
+}
+
+/// Drives one block (anything stepping like the sequencer: inputs in, the cycle's outputs
+/// out, then the clock edge) joined to a SAN port model.
+pub struct Bench<'a> {
+    pub step: &'a mut dyn FnMut(&SequencerIn) -> SequencerOut,
+    pub san: SanModel,
+    pub cycle: u64,
+}
+
+impl Bench<'_> {
+    /// One cycle with `i` (plus the SAN's outputs); returns the block's outputs.
+    pub fn cycle(&mut self, mut i: SequencerIn) -> SequencerOut {
+        let s = self.san.outputs(&SanIn::default());
+        i.rq_ready = s.rq_ready;
+        i.rs_valid = s.rs_valid;
+        i.rs_tag = s.rs_tag;
+        i.rs_status = s.rs_status;
+        let o = (self.step)(&i);
+        self.san.clock(&san_inputs(&o));
+        self.cycle += 1;
+        o
+    }
+
+    pub fn reset(&mut self) {
+        self.cycle(SequencerIn { reset: true, ..SequencerIn::default() });
+    }
+
+    /// Offer `c` until taken and its response is out; returns (cycle taken, response).
+    pub fn command(&mut self, c: Command) -> Result<(u64, SequencerOut), String> {
+        let mut taken = None;
+        for _ in 0..10_000 {
+            let mut i = SequencerIn { rsp_ready: true, cpl_ready: true, ..SequencerIn::default() };
+            if taken.is_none() {
+                c.drive(&mut i);
+            }
+            let now = self.cycle;
+            let o = self.cycle(i);
+            if taken.is_none() && o.cmd_ready {
+                taken = Some(now);
+            }
+            if let (Some(t), true) = (taken, o.rsp_valid) {
+                return Ok((t, o));
+            }
+        }
+        Err(format!("command {c:?} not answered"))
+    }
+
+    /// Start a transfer and run until its completion request; times it.
+    pub fn transfer(&mut self, c: Command) -> Result<TransferTiming, String> {
+        let beats0 = self.san.stats.beats;
+        let (start_taken, o) = self.command(c)?;
+        if o.rsp_status != rsp_status::OK {
+            return Err(format!("START refused: {o:?}"));
+        }
+        let mut first_request = None;
+        let mut last_response = 0;
+        for _ in 0..(c.len as u64 / 4 + 100_000) {
+            let now = self.cycle;
+            let i = SequencerIn { rsp_ready: true, cpl_ready: true, ..SequencerIn::default() };
+            let rs_now = self.san.outputs(&SanIn::default()).rs_valid;
+            let o = self.cycle(i);
+            if rs_now {
+                last_response = now;
+            }
+            if o.rq_valid && first_request.is_none() {
+                first_request = Some(now);
+            }
+            if o.cpl_valid {
+                return Ok(TransferTiming {
+                    start_taken,
+                    first_request: first_request.unwrap_or(now),
+                    last_response,
+                    completion: now,
+                    beats: self.san.stats.beats - beats0,
+                    cpl_status: o.cpl_status,
+                    cpl_bytes: o.cpl_bytes,
+                });
+            }
+        }
+        Err("transfer did not complete".into())
+    }
+}
+
+/// Measure the figures on a block stepped by `step`, with parameters `p`: a 1 MiB transfer
+/// in read mode, then one in write mode, through an ideal SAN port.
+pub fn measure(
+    step: &mut dyn FnMut(&SequencerIn) -> SequencerOut,
+    p: &SequencerParams,
+) -> Result<SequencerFigures, String> {
+    let mut b = Bench { step, san: SanModel::new(SanConfig::ideal(p.san_latency)), cycle: 0 };
+    b.reset();
+    let (_, o) = b.command(Command::register(1, access::LOCAL, 0x1_0000_0000, MIB))?;
+    if o.rsp_status != rsp_status::OK {
+        return Err(format!("REGISTER refused: {o:?}"));
+    }
+    let lkey = o.rsp_key;
+    let rd = b.transfer(Command::start(false, 1, 0x77, 0x2_0000_0000, 0x1234, MIB, lkey))?;
+    let wr = b.transfer(Command::start(true, 1, 0x78, 0x3_0000_0000, 0x5678, MIB, lkey))?;
+    for t in [&rd, &wr] {
+        if t.cpl_status != 0 || t.cpl_bytes != MIB || t.beats != (MIB / 8) as u64 {
+            return Err(format!("1 MiB transfer went wrong: {t:?}"));
+        }
+    }
+    let cycles = |t: &TransferTiming| t.completion - t.start_taken + 1;
+    Ok(SequencerFigures {
+        read_beats_per_cycle: rd.beats as f64 / cycles(&rd) as f64,
+        write_beats_per_cycle: wr.beats as f64 / cycles(&wr) as f64,
+        adv_to_read_cycles: rd.first_request - rd.start_taken,
+        done_to_complete_cycles: u64::max(
+            rd.completion - rd.last_response,
+            wr.completion - wr.last_response,
+        ),
+        read_cycles: cycles(&rd),
+        write_cycles: cycles(&wr),
+        beats: rd.beats,
+    })
+}
+
+/// [`measure`] on the cycle model.
+pub fn model_figures(p: &SequencerParams) -> Result<SequencerFigures, String> {
+    let mut m = super::sequencer::SequencerModel::new(*p);
+    let mut step = |i: &SequencerIn| {
+        let o = m.outputs(i);
+        m.clock(i);
+        o
+    };
+    measure(&mut step, p)
+}

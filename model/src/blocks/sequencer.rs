@@ -1,0 +1,913 @@
+//! Cycle-accurate model of the RDMA read/write sequencer (`hdl/src/sequencer.rs`).
+//!
+//! The sequencer is the large-send half of the session protocol in hardware. It keeps
+//!
+//! - a **registration table** (`reg_entries` entries): regions registered for local use, for
+//!   the peer's RDMA read or for the peer's RDMA write, each on one connection, each with a
+//!   key that is never reused while the block runs;
+//! - an **op table** (`ops` entries): transfers in progress. A transfer is the receiver's side
+//!   of read mode (`START_READ`: pull the peer's source with RDMA reads) or the sender's side
+//!   of write mode (`START_WRITE`: push into the peer's sink with RDMA writes). Each moves in
+//!   requests of at most `segment` bytes, at most `window` outstanding, and ends with one
+//!   **completion request** toward the message builder (ReadComplete / WriteComplete, or on
+//!   failure SendByCopy / WriteComplete{bytes 0}).
+//!
+//! and answers the peer's **remote-access checks** (the SAN target side): key valid and of
+//! this connection, access right, offset plus length within the region.
+//!
+//! # Ports
+//! - `cmd_*` (in, valid/ready): commands from the engine, one response each on `rsp_*`.
+//! - `cpl_*` (out, valid/ready): completion requests, one per started transfer.
+//! - `rq_*` (out, valid/ready): RDMA requests to the SAN port.
+//! - `rs_*` (in, always ready): RDMA responses from the SAN port.
+//! - `ac_*` (in, valid/ready) and `ck_*` (out, valid/ready): remote-access checks.
+//! - `cnt_*`: 32-bit wrapping counters.
+//!
+//! Every output comes from a register: nothing depends combinationally on this cycle's
+//! inputs, so a `ready` input never reaches a `valid` or `ready` output in the same cycle.
+//!
+//! # Timing (cycle `t` is between edges `t` and `t + 1`)
+//! - A command taken in cycle `t` (VERDICT in `t + 1`, APPLY in `t + 2`) has its response on
+//!   `rsp_*` from cycle `t + 3`; `cmd_ready` is high again in cycle `t + 3`.
+//! - A `START_*` taken in cycle `t` has its first RDMA request on `rq_*` in cycle `t + 5`
+//!   (an op is picked one cycle, issued the next: at most one request every two cycles).
+//! - A response that ends a transfer, presented in cycle `t`, gives its completion request
+//!   on `cpl_*` in cycle `t + 4`.
+//! - A check taken in cycle `t` has its answer on `ck_*` in cycle `t + 2`.
+//!
+//! The model mirrors the hardware's registers one for one: [`SequencerModel::clock`] computes
+//! every register's next value from the current registers and inputs.
+
+use super::parser::Skid;
+use crate::params::SequencerParams;
+use crate::ports::CycleModel;
+
+crate::ports! {
+    /// Sequencer inputs.
+    pub struct SequencerIn {
+        /// Synchronous reset: clears every register, counters included (not the table RAMs'
+        /// contents, which nothing reads without a valid entry).
+        reset: bool = 1,
+        cmd_valid: bool = 1,
+        /// [`cmd`]: REGISTER, DEREGISTER, START_READ, START_WRITE or ABORT.
+        cmd_op: u8 = 3,
+        cmd_conn: u8 = 8,
+        /// REGISTER: [`access`] (local, remote read, remote write).
+        cmd_access: u8 = 2,
+        /// REGISTER: the temporary allocation behind it failed (answered NOMEM).
+        cmd_nomem: bool = 1,
+        /// START: the transfer id (the LargeSend's `mseq`), echoed on the completion.
+        cmd_xfer: u32 = 32,
+        /// REGISTER: the region's address; START: the peer's region address.
+        cmd_addr: u64 = 64,
+        /// DEREGISTER: the key to release; START: the peer's key.
+        cmd_key: u32 = 32,
+        /// REGISTER: the region's length; START: the bytes to move.
+        cmd_len: u32 = 32,
+        /// START: the key of the local region (registered for local access).
+        cmd_lkey: u32 = 32,
+        rsp_ready: bool = 1,
+        cpl_ready: bool = 1,
+        rq_ready: bool = 1,
+        /// RDMA response (the sequencer always takes it).
+        rs_valid: bool = 1,
+        /// The request's tag: slot `[3:0]`, generation `[7:4]`, segment number `[15:8]`.
+        rs_tag: u16 = 16,
+        /// 0 ok, else [`cpl_status`] 1..=5 (6 and 7 count as a transport error).
+        rs_status: u8 = 3,
+        /// Remote-access check from the peer.
+        ac_valid: bool = 1,
+        ac_conn: u8 = 8,
+        ac_key: u32 = 32,
+        /// 1: the peer writes; 0: it reads.
+        ac_write: bool = 1,
+        ac_off: u32 = 32,
+        ac_len: u32 = 32,
+        ck_ready: bool = 1,
+    }
+}
+
+crate::ports! {
+    /// Sequencer outputs.
+    pub struct SequencerOut {
+        cmd_ready: bool = 1,
+        rsp_valid: bool = 1,
+        /// The command answered.
+        rsp_op: u8 = 3,
+        rsp_conn: u8 = 8,
+        /// [`rsp_status`].
+        rsp_status: u8 = 3,
+        /// REGISTER: the new key; DEREGISTER: the key; START: the op slot; else 0.
+        rsp_key: u32 = 32,
+        /// DEREGISTER: the released region's length (0 when refused); else `cmd_len`.
+        rsp_len: u32 = 32,
+        cpl_valid: bool = 1,
+        cpl_conn: u8 = 8,
+        cpl_xfer: u32 = 32,
+        /// Bytes moved: the whole length on success, 0 otherwise.
+        cpl_bytes: u32 = 32,
+        /// 1: write mode (WriteComplete); 0: read mode (ReadComplete, or SendByCopy on failure).
+        cpl_write: bool = 1,
+        /// [`cpl_status`].
+        cpl_status: u8 = 3,
+        rq_valid: bool = 1,
+        rq_tag: u16 = 16,
+        rq_write: bool = 1,
+        rq_conn: u8 = 8,
+        rq_raddr: u64 = 64,
+        rq_rkey: u32 = 32,
+        rq_laddr: u64 = 64,
+        rq_lkey: u32 = 32,
+        rq_len: u32 = 32,
+        rs_ready: bool = 1,
+        ac_ready: bool = 1,
+        ck_valid: bool = 1,
+        ck_grant: bool = 1,
+        /// [`reason`].
+        ck_reason: u8 = 3,
+        /// On a grant: the local address (region address + offset); else 0.
+        ck_addr: u64 = 64,
+        /// REGISTER answered NOBUFS or NOMEM (WSAENOBUFS).
+        cnt_nobufs: u32 = 32,
+        /// DEREGISTER of a key that is not a live registration of that connection.
+        cnt_dereg_stale: u32 = 32,
+        /// Commands refused as BADDESC or BADCMD.
+        cnt_bad_desc: u32 = 32,
+        /// Commands refused as BUSY.
+        cnt_busy: u32 = 32,
+        /// RDMA error responses that failed a transfer.
+        cnt_rdma_err: u32 = 32,
+        /// Responses for no outstanding transfer.
+        cnt_stale: u32 = 32,
+        /// Responses for a live transfer but no request of it in flight.
+        cnt_dup: u32 = 32,
+        /// Transfers completed as aborted.
+        cnt_aborted: u32 = 32,
+        cnt_deny_key: u32 = 32,
+        cnt_deny_conn: u32 = 32,
+        cnt_deny_access: u32 = 32,
+        cnt_deny_bounds: u32 = 32,
+    }
+}
+
+/// Command codes (`cmd_op`).
+pub mod cmd {
+    pub const REGISTER: u8 = 0;
+    pub const DEREGISTER: u8 = 1;
+    pub const START_READ: u8 = 2;
+    pub const START_WRITE: u8 = 3;
+    pub const ABORT: u8 = 4;
+}
+
+/// Registration access (`cmd_access`).
+pub mod access {
+    /// Local use: the target of an RDMA read or the source of an RDMA write.
+    pub const LOCAL: u8 = 0;
+    /// The peer may RDMA-read it.
+    pub const REMOTE_READ: u8 = 1;
+    /// The peer may RDMA-write it.
+    pub const REMOTE_WRITE: u8 = 2;
+}
+
+/// Command response statuses (`rsp_status`).
+pub mod rsp_status {
+    pub const OK: u8 = 0;
+    /// The registration table is full (WSAENOBUFS).
+    pub const NOBUFS: u8 = 1;
+    /// The temporary allocation failed (`cmd_nomem`; WSAENOBUFS).
+    pub const NOMEM: u8 = 2;
+    /// DEREGISTER of a key that is not a live registration of that connection.
+    pub const STALE: u8 = 3;
+    /// A connection out of range, an invalid access, or a START whose local key is not a
+    /// live local registration of that connection at least `cmd_len` long.
+    pub const BADDESC: u8 = 4;
+    /// START with every op slot taken, or DEREGISTER of a region a transfer is using.
+    pub const BUSY: u8 = 5;
+    /// An unknown command code.
+    pub const BADCMD: u8 = 6;
+}
+
+/// Completion statuses (`cpl_status`); 1..=5 are the SAN's error codes (`rs_status`).
+pub mod cpl_status {
+    pub const OK: u8 = 0;
+    pub const BAD_KEY: u8 = 1;
+    pub const ACCESS_DENIED: u8 = 2;
+    pub const OUT_OF_BOUNDS: u8 = 3;
+    pub const TRANSPORT: u8 = 4;
+    pub const FLUSHED: u8 = 5;
+    /// The connection was aborted while the transfer ran.
+    pub const ABORTED: u8 = 6;
+}
+
+/// Remote-access check verdicts (`ck_reason`), in check order.
+pub mod reason {
+    pub const GRANT: u8 = 0;
+    /// The key is unknown, released, or its index holds another key.
+    pub const BAD_KEY: u8 = 1;
+    /// The key belongs to another connection.
+    pub const OTHER_CONN: u8 = 2;
+    /// The region does not grant that access.
+    pub const ACCESS: u8 = 3;
+    /// Offset plus length beyond the region.
+    pub const BOUNDS: u8 = 4;
+}
+
+/// RDMA tags: slot `[3:0]`, generation `[7:4]`, segment number `[15:8]`.
+pub mod tag {
+    pub fn make(slot: u8, generation: u8, seq: u8) -> u16 {
+        (slot as u16 & 0xF) | ((generation as u16 & 0xF) << 4) | ((seq as u16) << 8)
+    }
+    pub fn slot(t: u16) -> u8 {
+        (t & 0xF) as u8
+    }
+    pub fn generation(t: u16) -> u8 {
+        ((t >> 4) & 0xF) as u8
+    }
+    pub fn seq(t: u16) -> u8 {
+        (t >> 8) as u8
+    }
+}
+
+/// Command FSM states.
+pub mod cst {
+    pub const IDLE: u8 = 0;
+    pub const VERDICT: u8 = 1;
+    pub const APPLY: u8 = 2;
+}
+
+/// Op states.
+pub mod ost {
+    pub const FREE: u8 = 0;
+    pub const RUN: u8 = 1;
+    /// Finished: the completion request is due.
+    pub const DONE: u8 = 2;
+}
+
+/// Counter indices, in port order.
+pub mod cnt {
+    pub const NOBUFS: usize = 0;
+    pub const DEREG_STALE: usize = 1;
+    pub const BAD_DESC: usize = 2;
+    pub const BUSY: usize = 3;
+    pub const RDMA_ERR: usize = 4;
+    pub const STALE: usize = 5;
+    pub const DUP: usize = 6;
+    pub const ABORTED: usize = 7;
+    pub const DENY_KEY: usize = 8;
+    pub const DENY_CONN: usize = 9;
+    pub const DENY_ACCESS: usize = 10;
+    pub const DENY_BOUNDS: usize = 11;
+    pub const COUNT: usize = 12;
+}
+
+/// Words in each registration-table RAM.
+pub const RAM_WORDS: usize = 32;
+/// Op-table capacity of the model's arrays.
+pub const MAX_OPS: usize = 16;
+
+/// One registration-table RAM word.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegRec {
+    pub key: u32,
+    pub access: u8,
+    pub addr: u64,
+    pub len: u32,
+}
+
+/// The command being executed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CmdRec {
+    pub op: u8,
+    pub conn: u8,
+    pub access: u8,
+    pub nomem: bool,
+    pub xfer: u32,
+    pub addr: u64,
+    pub key: u32,
+    pub len: u32,
+    pub lkey: u32,
+}
+
+/// One op-table entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpEntry {
+    /// [`ost`].
+    pub st: u8,
+    /// Bumped at every START on this slot (4 bits): old responses carry an old generation.
+    pub generation: u8,
+    pub wr: bool,
+    pub conn: u8,
+    pub xfer: u32,
+    pub raddr: u64,
+    pub rkey: u32,
+    pub laddr: u64,
+    pub lkey: u32,
+    pub total: u32,
+    /// Offset of the next request.
+    pub off: u32,
+    /// Bytes not yet requested.
+    pub rem: u32,
+    /// `rem != 0`.
+    pub more: bool,
+    /// `rem <= segment`: the next request is the last.
+    pub lastseg: bool,
+    /// Segment number of the next request.
+    pub seq: u8,
+    /// One-hot: the in-flight entry the next request takes (`seq mod window`).
+    pub emask: u16,
+    /// Requests in flight, by entry.
+    pub inflight: u16,
+    /// 0, or the first error ([`cpl_status`]).
+    pub status: u8,
+}
+
+/// A command response.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RspRec {
+    pub op: u8,
+    pub conn: u8,
+    pub status: u8,
+    pub key: u32,
+    pub len: u32,
+}
+
+/// A completion request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CplRec {
+    pub conn: u8,
+    pub xfer: u32,
+    pub bytes: u32,
+    pub write: bool,
+    pub status: u8,
+}
+
+/// An RDMA request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RqRec {
+    pub tag: u16,
+    pub write: bool,
+    pub conn: u8,
+    pub raddr: u64,
+    pub rkey: u32,
+    pub laddr: u64,
+    pub lkey: u32,
+    pub len: u32,
+}
+
+/// A check taken, with the table facts sampled at the edge that took it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChkRec {
+    pub conn: u8,
+    pub key: u32,
+    pub write: bool,
+    pub off: u32,
+    /// `off + len`, 33 bits.
+    pub end: u64,
+    pub valid: bool,
+    pub rconn: u8,
+}
+
+/// A check's answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CkRec {
+    pub grant: bool,
+    pub reason: u8,
+    pub addr: u64,
+}
+
+/// The sequencer's registers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SequencerModel {
+    p: SequencerParams,
+    // --- command unit ---
+    pub cst: u8,
+    pub c: CmdRec,
+    pub v_status: u8,
+    pub v_rslot: u8,
+    pub v_oslot: u8,
+    pub rsp_v: bool,
+    pub rsp: RspRec,
+    // --- registration table ---
+    pub valid: [bool; RAM_WORDS],
+    pub rconn: [u8; RAM_WORDS],
+    /// The contents of both table RAMs (the command port's and the check port's copy).
+    pub ram: [RegRec; RAM_WORDS],
+    /// The RAMs' registered read data.
+    pub rd_cmd: RegRec,
+    pub rd_chk: RegRec,
+    /// The next key with a zero index.
+    pub knext: u32,
+    // --- op table ---
+    pub ops: [OpEntry; MAX_OPS],
+    // --- issue ---
+    pub iv: bool,
+    pub isel: u8,
+    /// Round-robin: ops at or above the pointer.
+    pub rrm: [bool; MAX_OPS],
+    pub rq_v: bool,
+    pub rq: RqRec,
+    // --- responses ---
+    pub r_v: bool,
+    pub r_tag: u16,
+    pub r_st: u8,
+    // --- completions ---
+    pub cpl_v: bool,
+    pub cpl: CplRec,
+    // --- checks ---
+    pub ac_rdy: bool,
+    pub s1_v: bool,
+    pub s1: ChkRec,
+    pub ck: Skid<CkRec>,
+    pub cnt: [u32; cnt::COUNT],
+}
+
+/// The registration-table index of a key.
+fn key_idx(p: &SequencerParams, key: u32) -> usize {
+    (key & (p.reg_entries as u32 - 1)) as usize
+}
+
+/// The key the command RAM reads for a command: DEREGISTER's key, else the local key.
+fn cmd_key_of(op: u8, key: u32, lkey: u32) -> u32 {
+    if op == cmd::DEREGISTER { key } else { lkey }
+}
+
+/// Lowest index whose flag is set.
+fn lowest(flags: impl Iterator<Item = bool>) -> Option<usize> {
+    flags.enumerate().find(|(_, f)| *f).map(|(i, _)| i)
+}
+
+impl SequencerModel {
+    pub fn new(p: SequencerParams) -> Self {
+        p.validate().expect("valid sequencer parameters");
+        SequencerModel {
+            p,
+            cst: cst::IDLE,
+            c: CmdRec::default(),
+            v_status: 0,
+            v_rslot: 0,
+            v_oslot: 0,
+            rsp_v: false,
+            rsp: RspRec::default(),
+            valid: [false; RAM_WORDS],
+            rconn: [0; RAM_WORDS],
+            ram: [RegRec::default(); RAM_WORDS],
+            rd_cmd: RegRec::default(),
+            rd_chk: RegRec::default(),
+            knext: p.reg_entries as u32,
+            ops: [OpEntry::default(); MAX_OPS],
+            iv: false,
+            isel: 0,
+            rrm: [false; MAX_OPS],
+            rq_v: false,
+            rq: RqRec::default(),
+            r_v: false,
+            r_tag: 0,
+            r_st: 0,
+            cpl_v: false,
+            cpl: CplRec::default(),
+            ac_rdy: true,
+            s1_v: false,
+            s1: ChkRec::default(),
+            ck: Skid::default(),
+            cnt: [0; cnt::COUNT],
+        }
+    }
+
+    pub fn params(&self) -> &SequencerParams {
+        &self.p
+    }
+
+    /// Registrations held.
+    pub fn live_registrations(&self) -> usize {
+        self.valid[..self.p.reg_entries as usize].iter().filter(|v| **v).count()
+    }
+
+    /// Ops not free.
+    pub fn busy_ops(&self) -> usize {
+        self.ops[..self.p.ops as usize].iter().filter(|o| o.st != ost::FREE).count()
+    }
+
+    /// Can op `i` issue a request now?
+    fn can_issue(&self, i: usize) -> bool {
+        let o = &self.ops[i];
+        o.st == ost::RUN && o.status == 0 && o.more && o.inflight & o.emask == 0
+    }
+
+    /// The op whose completion request leaves now, if the output can take it.
+    fn cpl_pick(&self) -> Option<usize> {
+        lowest(self.ops[..self.p.ops as usize].iter().map(|o| o.st == ost::DONE))
+    }
+
+    /// The command verdict: (status, registration slot, op slot).
+    fn verdict(&self) -> (u8, u8, u8) {
+        let p = &self.p;
+        let c = &self.c;
+        let k = cmd_key_of(c.op, c.key, c.lkey);
+        let idx = key_idx(p, k);
+        let rd = &self.rd_cmd;
+        let e_ok = self.valid[idx] && rd.key == k && self.rconn[idx] == c.conn;
+        let conn_ok = (c.conn as u16) < p.connections;
+        let free_reg = lowest(self.valid[..p.reg_entries as usize].iter().map(|v| !v));
+        let free_op = lowest(self.ops[..p.ops as usize].iter().map(|o| o.st == ost::FREE));
+        let busy_key =
+            self.ops[..p.ops as usize].iter().any(|o| o.st != ost::FREE && o.lkey == c.key);
+        use rsp_status::*;
+        let status = match c.op {
+            cmd::REGISTER => {
+                if !conn_ok || c.access == 3 {
+                    BADDESC
+                } else if c.nomem {
+                    NOMEM
+                } else if free_reg.is_none() {
+                    NOBUFS
+                } else {
+                    OK
+                }
+            }
+            cmd::DEREGISTER => {
+                if !conn_ok {
+                    BADDESC
+                } else if !e_ok {
+                    STALE
+                } else if busy_key {
+                    BUSY
+                } else {
+                    OK
+                }
+            }
+            cmd::START_READ | cmd::START_WRITE => {
+                if !conn_ok || !e_ok || rd.access != access::LOCAL || c.len > rd.len {
+                    BADDESC
+                } else if free_op.is_none() {
+                    BUSY
+                } else {
+                    OK
+                }
+            }
+            cmd::ABORT => {
+                if !conn_ok {
+                    BADDESC
+                } else {
+                    OK
+                }
+            }
+            _ => BADCMD,
+        };
+        let rslot = if c.op == cmd::REGISTER { free_reg.unwrap_or(0) } else { idx };
+        (status, rslot as u8, free_op.unwrap_or(0) as u8)
+    }
+}
+
+fn bump(c: &mut u32, yes: bool) {
+    if yes {
+        *c = c.wrapping_add(1);
+    }
+}
+
+impl CycleModel for SequencerModel {
+    type In = SequencerIn;
+    type Out = SequencerOut;
+
+    fn outputs(&self, _i: &SequencerIn) -> SequencerOut {
+        let c = &self.cnt;
+        SequencerOut {
+            cmd_ready: self.cst == cst::IDLE,
+            rsp_valid: self.rsp_v,
+            rsp_op: self.rsp.op,
+            rsp_conn: self.rsp.conn,
+            rsp_status: self.rsp.status,
+            rsp_key: self.rsp.key,
+            rsp_len: self.rsp.len,
+            cpl_valid: self.cpl_v,
+            cpl_conn: self.cpl.conn,
+            cpl_xfer: self.cpl.xfer,
+            cpl_bytes: self.cpl.bytes,
+            cpl_write: self.cpl.write,
+            cpl_status: self.cpl.status,
+            rq_valid: self.rq_v,
+            rq_tag: self.rq.tag,
+            rq_write: self.rq.write,
+            rq_conn: self.rq.conn,
+            rq_raddr: self.rq.raddr,
+            rq_rkey: self.rq.rkey,
+            rq_laddr: self.rq.laddr,
+            rq_lkey: self.rq.lkey,
+            rq_len: self.rq.len,
+            rs_ready: true,
+            ac_ready: self.ac_rdy,
+            ck_valid: self.ck.out_valid,
+            ck_grant: self.ck.out.grant,
+            ck_reason: self.ck.out.reason,
+            ck_addr: self.ck.out.addr,
+            cnt_nobufs: c[cnt::NOBUFS],
+            cnt_dereg_stale: c[cnt::DEREG_STALE],
+            cnt_bad_desc: c[cnt::BAD_DESC],
+            cnt_busy: c[cnt::BUSY],
+            cnt_rdma_err: c[cnt::RDMA_ERR],
+            cnt_stale: c[cnt::STALE],
+            cnt_dup: c[cnt::DUP],
+            cnt_aborted: c[cnt::ABORTED],
+            cnt_deny_key: c[cnt::DENY_KEY],
+            cnt_deny_conn: c[cnt::DENY_CONN],
+            cnt_deny_access: c[cnt::DENY_ACCESS],
+            cnt_deny_bounds: c[cnt::DENY_BOUNDS],
+        }
+    }
+
+    fn clock(&mut self, i: &SequencerIn) {
+        let p = self.p;
+        let q = self.clone(); // the registers before the edge
+        let nops = p.ops as usize;
+        let nregs = p.reg_entries as usize;
+        let seg = p.segment;
+        let wmask = p.window as u32 - 1;
+
+        // The RAMs read at every edge, reset or not; their contents are never reset.
+        let cmd_addr = if q.cst == cst::IDLE {
+            key_idx(&p, cmd_key_of(i.cmd_op, i.cmd_key, i.cmd_lkey))
+        } else {
+            key_idx(&p, cmd_key_of(q.c.op, q.c.key, q.c.lkey))
+        };
+        let rd_cmd = q.ram[cmd_addr];
+        let rd_chk = q.ram[key_idx(&p, i.ac_key)];
+        if i.reset {
+            let ram = self.ram;
+            *self = SequencerModel::new(p);
+            self.ram = ram;
+            self.rd_cmd = rd_cmd;
+            self.rd_chk = rd_chk;
+            return;
+        }
+        self.rd_cmd = rd_cmd;
+        self.rd_chk = rd_chk;
+
+        // ---------------- completions ----------------
+        let cpl_sel = q.cpl_pick();
+        let cpl_fire = cpl_sel.is_some() && (!q.cpl_v || i.cpl_ready);
+        if let (true, Some(s)) = (cpl_fire, cpl_sel) {
+            let o = &q.ops[s];
+            self.cpl = CplRec {
+                conn: o.conn,
+                xfer: o.xfer,
+                bytes: if o.status == 0 { o.total } else { 0 },
+                write: o.wr,
+                status: o.status,
+            };
+            self.cpl_v = true;
+            bump(&mut self.cnt[cnt::ABORTED], o.status == cpl_status::ABORTED);
+        } else if q.cpl_v && i.cpl_ready {
+            self.cpl_v = false;
+        }
+
+        // ---------------- issue ----------------
+        let can: Vec<bool> = (0..nops).map(|k| q.can_issue(k)).collect();
+        let mut fire_sel = None;
+        if !q.iv {
+            let masked = lowest((0..nops).map(|k| can[k] && q.rrm[k]));
+            if let Some(pk) = masked.or_else(|| lowest(can.iter().copied())) {
+                self.iv = true;
+                self.isel = pk as u8;
+                for k in 0..nops {
+                    self.rrm[k] = k > pk;
+                }
+            }
+        } else {
+            let s = q.isel as usize;
+            if !can[s] {
+                self.iv = false;
+            } else if !q.rq_v || i.rq_ready {
+                fire_sel = Some(s);
+                self.iv = false;
+            }
+        }
+        if let Some(s) = fire_sel {
+            let o = &q.ops[s];
+            self.rq = RqRec {
+                tag: crate::blocks::sequencer::tag::make(s as u8, o.generation, o.seq),
+                write: o.wr,
+                conn: o.conn,
+                raddr: o.raddr.wrapping_add(o.off as u64),
+                rkey: o.rkey,
+                laddr: o.laddr.wrapping_add(o.off as u64),
+                lkey: o.lkey,
+                len: if o.lastseg { o.rem } else { seg },
+            };
+            self.rq_v = true;
+        } else if q.rq_v && i.rq_ready {
+            self.rq_v = false;
+        }
+
+        // ---------------- responses ----------------
+        self.r_v = i.rs_valid;
+        self.r_tag = i.rs_tag;
+        self.r_st = i.rs_status;
+        let slot = tag::slot(q.r_tag) as usize;
+        let tgen = tag::generation(q.r_tag);
+        let rseq = tag::seq(q.r_tag);
+        let eh: u16 = 1 << (rseq as u32 & wmask);
+        let err = match q.r_st & 7 {
+            0 => 0,
+            s if s >= 6 => cpl_status::TRANSPORT,
+            s => s,
+        };
+        let mut any_mine = false;
+        let mut good = vec![false; nops];
+        for (k, g) in good.iter_mut().enumerate() {
+            let o = &q.ops[k];
+            let mine = q.r_v && slot == k && o.st == ost::RUN && o.generation == tgen;
+            let recent = (o.seq.wrapping_sub(1).wrapping_sub(rseq) as u32) & !wmask == 0;
+            *g = mine && o.inflight & eh != 0 && recent;
+            any_mine |= mine;
+        }
+        let any_good = good.iter().any(|g| *g);
+        bump(&mut self.cnt[cnt::STALE], q.r_v && !any_mine);
+        bump(&mut self.cnt[cnt::DUP], any_mine && !any_good);
+        bump(&mut self.cnt[cnt::RDMA_ERR], any_good && err != 0);
+
+        // ---------------- op table ----------------
+        for (k, &g) in good.iter().enumerate() {
+            let o = q.ops[k];
+            let n = &mut self.ops[k];
+            // In-flight entries: set by an issue, cleared by a good response.
+            let set = if fire_sel == Some(k) { o.emask } else { 0 };
+            let clr = if g { eh } else { 0 };
+            n.inflight = (o.inflight & !clr) | set;
+            if g && err != 0 && o.status == 0 {
+                n.status = err;
+            }
+            if fire_sel == Some(k) {
+                n.off = o.off.wrapping_add(seg);
+                n.rem = if o.lastseg { 0 } else { o.rem.wrapping_sub(seg) };
+                n.more = !o.lastseg;
+                n.lastseg = o.lastseg || o.rem <= 2 * seg;
+                n.seq = o.seq.wrapping_add(1);
+                n.emask = if o.emask & (1 << wmask) != 0 { 1 } else { o.emask << 1 };
+            }
+            // Finished: nothing in flight, and nothing left to request or failed.
+            if o.st == ost::RUN && o.inflight == 0 && (!o.more || o.status != 0) {
+                n.st = ost::DONE;
+            }
+            if cpl_fire && cpl_sel == Some(k) {
+                n.st = ost::FREE;
+            }
+        }
+
+        // ---------------- command unit ----------------
+        let accept_cmd = q.cst == cst::IDLE && i.cmd_valid;
+        if accept_cmd {
+            self.c = CmdRec {
+                op: i.cmd_op & 7,
+                conn: i.cmd_conn,
+                access: i.cmd_access & 3,
+                nomem: i.cmd_nomem,
+                xfer: i.cmd_xfer,
+                addr: i.cmd_addr,
+                key: i.cmd_key,
+                len: i.cmd_len,
+                lkey: i.cmd_lkey,
+            };
+            self.cst = cst::VERDICT;
+        }
+        if q.cst == cst::VERDICT {
+            let (s, r, o) = q.verdict();
+            self.v_status = s;
+            self.v_rslot = r;
+            self.v_oslot = o;
+            self.cst = cst::APPLY;
+        }
+        let apply = q.cst == cst::APPLY && (!q.rsp_v || i.rsp_ready);
+        if apply {
+            let c = q.c;
+            let ok = q.v_status == rsp_status::OK;
+            let rs = q.v_rslot as usize;
+            let os = q.v_oslot as usize;
+            let newkey = q.knext | rs as u32;
+            let is_start = c.op == cmd::START_READ || c.op == cmd::START_WRITE;
+            match c.op {
+                cmd::REGISTER if ok => {
+                    self.valid[rs] = true;
+                    self.rconn[rs] = c.conn;
+                    self.ram[rs] =
+                        RegRec { key: newkey, access: c.access, addr: c.addr, len: c.len };
+                    self.knext = q.knext.wrapping_add(p.reg_entries as u32);
+                }
+                cmd::DEREGISTER if ok => self.valid[rs] = false,
+                cmd::START_READ | cmd::START_WRITE if ok => {
+                    let o = &q.ops[os];
+                    self.ops[os] = OpEntry {
+                        st: ost::RUN,
+                        generation: o.generation.wrapping_add(1) & 0xF,
+                        wr: c.op == cmd::START_WRITE,
+                        conn: c.conn,
+                        xfer: c.xfer,
+                        raddr: c.addr,
+                        rkey: c.key,
+                        laddr: q.rd_cmd.addr,
+                        lkey: c.lkey,
+                        total: c.len,
+                        off: 0,
+                        rem: c.len,
+                        more: c.len != 0,
+                        lastseg: c.len <= seg,
+                        seq: 0,
+                        emask: 1,
+                        inflight: 0,
+                        status: 0,
+                    };
+                }
+                cmd::ABORT if ok => {
+                    for k in 0..nops {
+                        let o = &q.ops[k];
+                        let leaving = cpl_fire && cpl_sel == Some(k);
+                        if o.st != ost::FREE && o.conn == c.conn && !leaving {
+                            self.ops[k].st = ost::DONE;
+                            self.ops[k].status = cpl_status::ABORTED;
+                        }
+                    }
+                    for j in 0..nregs {
+                        if q.valid[j] && q.rconn[j] == c.conn {
+                            self.valid[j] = false;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            let key = match c.op {
+                cmd::REGISTER if ok => newkey,
+                cmd::DEREGISTER => c.key,
+                _ if is_start && ok => os as u32,
+                _ => 0,
+            };
+            let len = match c.op {
+                cmd::DEREGISTER if ok => q.rd_cmd.len,
+                cmd::DEREGISTER => 0,
+                _ => c.len,
+            };
+            self.rsp = RspRec { op: c.op, conn: c.conn, status: q.v_status, key, len };
+            self.rsp_v = true;
+            self.cst = cst::IDLE;
+            use rsp_status::*;
+            let s = q.v_status;
+            bump(&mut self.cnt[cnt::NOBUFS], s == NOBUFS || s == NOMEM);
+            bump(&mut self.cnt[cnt::DEREG_STALE], s == STALE);
+            bump(&mut self.cnt[cnt::BAD_DESC], s == BADDESC || s == BADCMD);
+            bump(&mut self.cnt[cnt::BUSY], s == BUSY);
+        } else if q.rsp_v && i.rsp_ready {
+            self.rsp_v = false;
+        }
+
+        // ---------------- remote-access checks ----------------
+        let acc = i.ac_valid && q.ac_rdy;
+        let mut push = None;
+        if q.s1_v {
+            let s = &q.s1;
+            let rd = &q.rd_chk;
+            let key_ok = s.valid && rd.key == s.key;
+            let conn_ok = s.rconn == s.conn;
+            let acc_ok = if s.write {
+                rd.access == access::REMOTE_WRITE
+            } else {
+                rd.access == access::REMOTE_READ
+            };
+            let bnd_ok = s.end <= rd.len as u64;
+            let r = if !key_ok {
+                reason::BAD_KEY
+            } else if !conn_ok {
+                reason::OTHER_CONN
+            } else if !acc_ok {
+                reason::ACCESS
+            } else if !bnd_ok {
+                reason::BOUNDS
+            } else {
+                reason::GRANT
+            };
+            let grant = r == reason::GRANT;
+            push = Some(CkRec {
+                grant,
+                reason: r,
+                addr: if grant { rd.addr.wrapping_add(s.off as u64) } else { 0 },
+            });
+            bump(&mut self.cnt[cnt::DENY_KEY], r == reason::BAD_KEY);
+            bump(&mut self.cnt[cnt::DENY_CONN], r == reason::OTHER_CONN);
+            bump(&mut self.cnt[cnt::DENY_ACCESS], r == reason::ACCESS);
+            bump(&mut self.cnt[cnt::DENY_BOUNDS], r == reason::BOUNDS);
+        }
+        self.s1_v = acc;
+        if acc {
+            let idx = key_idx(&p, i.ac_key);
+            self.s1 = ChkRec {
+                conn: i.ac_conn,
+                key: i.ac_key,
+                write: i.ac_write,
+                off: i.ac_off,
+                end: i.ac_off as u64 + i.ac_len as u64,
+                valid: q.valid[idx],
+                rconn: q.rconn[idx],
+            };
+        }
+        self.ck.clock(i.ck_ready, push);
+        // At most two checks anywhere in the unit, so the one in S1 always finds a slot.
+        let held = self.s1_v as u8 + self.ck.out_valid as u8 + self.ck.skid_valid as u8;
+        self.ac_rdy = held < 2;
+    }
+}
