@@ -13,6 +13,8 @@ pub struct Cli {
     pub command: Command,
 }
 
+// Parsed once per run: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a seeded workload between two model switches over the simulated SAN and check
@@ -21,6 +23,48 @@ pub enum Command {
     /// The workload comes from flags, from a TOML scenario file (--scenario), or both: flags
     /// given explicitly override the file. Exit status: 0 intact, 1 not intact, 2 bad input.
     Simulate(SimulateArgs),
+
+    /// Write the Verilog of every hardware block, with the Verilator lint waivers, lint it
+    /// (verilator -Wall), check it with Yosys, measure its area and depth (Yosys
+    /// synth_xilinx, when installed) and write report.json and report.md beside it.
+    ///
+    /// Exit status: 0 when every file lints and validates, 1 when one does not, 2 bad input.
+    Generate(GenerateArgs),
+
+    /// Measure the parser: throughput and latency of the Verilated Verilog (cross-checked
+    /// against the cycle model), its area and depth (Yosys), and the speed of the Verilator,
+    /// model and rust-hdl simulations.
+    ///
+    /// Exit status: 0, or 1 when the Verilog and the model disagree on a figure.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Directory to write into (created if missing): <block>.v, verilator.vlt, report.json,
+    /// report.md, and synth/<block>.synth.log (the Yosys log).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Receive-buffer size the parser checks lengths against, in bytes (64..=65536).
+    #[arg(long, value_name = "BYTES")]
+    pub buf_size: Option<u32>,
+    /// Connections sharing the receive stream (1..=256).
+    #[arg(long, value_name = "N")]
+    pub connections: Option<u32>,
+    /// Skip the Yosys synthesis (area and depth); lint and validation still run.
+    #[arg(long)]
+    pub no_synth: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Print one flat JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Cycles of each simulation-speed run (Verilator and model); rust-hdl runs at most 3000.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub cycles: u64,
 }
 
 /// Whether a node's provider supports RDMA read.

@@ -24,6 +24,17 @@ pub enum Error {
     Json(#[from] serde_json::Error),
     #[error("cannot write the output: {0}")]
     Output(#[source] std::io::Error),
+    #[error("bad parameters: {0}")]
+    InvalidParams(String),
+    #[error("cannot {what} {path}: {source}")]
+    File {
+        what: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Check(String),
 }
 
 impl Error {
@@ -32,8 +43,9 @@ impl Error {
         match self {
             Error::ReadScenario { .. }
             | Error::ParseScenario { .. }
-            | Error::InvalidWorkload(_) => 2,
-            Error::Json(_) | Error::Output(_) => 1,
+            | Error::InvalidWorkload(_)
+            | Error::InvalidParams(_) => 2,
+            Error::Json(_) | Error::Output(_) | Error::File { .. } | Error::Check(_) => 1,
         }
     }
 }

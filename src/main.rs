@@ -1,11 +1,14 @@
 //! `sanswitch`: the command-line front of the project.
 //!
 //! Subcommands live in their own modules; `cli` holds the argument definitions.
-//! Exit status: 0 on success, 1 when a run finished but its data was not intact,
-//! 2 on a usage or configuration error.
+//! Exit status: 0 on success, 1 when a run finished but failed its check (data not intact,
+//! a generated file that does not lint or validate, Verilog and model disagreeing), 2 on a
+//! usage or configuration error.
 
+mod bench;
 mod cli;
 mod error;
+mod generate;
 mod simulate;
 
 use std::process::ExitCode;
@@ -18,6 +21,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Simulate(args) => simulate::run(&args),
+        Command::Generate(args) => generate::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,448 @@
+//! `sanswitch generate`: the Verilog of every block, written beside the Verilator lint
+//! waivers, then checked the way a user's flow would see it (Verilator `-Wall` lint and
+//! rust-hdl's Yosys validation of each file as read back), measured with Yosys's
+//! `synth_xilinx` when Yosys is installed, and summed up in `report.json` and `report.md`.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use sanswitch_hdl::synth::{SynthStats, synth_xilinx, yosys_available};
+use sanswitch_hdl::{BlockName, EngineParams, VERILATOR_WAIVERS, verilog, yosys_validate_block};
+use sanswitch_model::params::ParserParams;
+use serde::Serialize;
+
+use crate::cli::GenerateArgs;
+use crate::error::Error;
+
+/// The rust-hdl release the blocks are written against (pinned in the workspace).
+pub const RUST_HDL_VERSION: &str = "0.46.0";
+
+/// Everything `generate` found, as written to `report.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Every file linted clean and no Yosys validation failed.
+    pub ok: bool,
+    pub generated_by: String,
+    pub params: ReportParams,
+    pub tools: Tools,
+    pub blocks: Vec<BlockReport>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportParams {
+    pub parser: ParserParams,
+    /// Every block's parameters, as Rust prints them.
+    pub engine: String,
+}
+
+/// Tool versions, as the tools print them; `null` when a tool is not installed.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tools {
+    pub verilator: Option<String>,
+    pub yosys: Option<String>,
+    pub rust_hdl: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BlockReport {
+    pub name: String,
+    /// The Verilog file, relative to the output directory.
+    pub file: String,
+    pub lines: usize,
+    pub lint: Lint,
+    pub yosys_validate: Validate,
+    /// Area and depth from `synth_xilinx -family xc7`; `null` when not run or failed (see
+    /// `synth_note`).
+    pub synth: Option<Area>,
+    /// Why `synth` is null: skipped (and why) or the failure.
+    pub synth_note: Option<String>,
+}
+
+/// `verilator --lint-only -Wall verilator.vlt <block>.v --top-module <block>`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Lint {
+    pub ok: bool,
+    pub command: String,
+    /// What Verilator printed (warnings, errors), one line each; empty when clean.
+    pub messages: Vec<String>,
+}
+
+/// rust-hdl's `yosys_validate` on the file as read back.
+#[derive(Clone, Debug, Serialize)]
+pub struct Validate {
+    /// `null` when it could not run (Yosys not installed).
+    pub ok: Option<bool>,
+    pub message: Option<String>,
+}
+
+/// The figures of [`SynthStats`] the report keeps.
+#[derive(Clone, Debug, Serialize)]
+pub struct Area {
+    pub luts: u64,
+    pub ffs: u64,
+    pub carry4: u64,
+    pub muxf: u64,
+    pub lutram: u64,
+    /// In RAMB36 units.
+    pub bram: f64,
+    pub dsp: u64,
+    pub lut_levels: u32,
+    pub logic_levels: u32,
+    /// The cells of the deepest LUT path, from its start.
+    pub deepest_path: Vec<String>,
+}
+
+impl From<SynthStats> for Area {
+    fn from(s: SynthStats) -> Self {
+        Area {
+            luts: s.luts,
+            ffs: s.ffs,
+            carry4: s.carry4,
+            muxf: s.muxf,
+            lutram: s.lutram,
+            bram: s.bram,
+            dsp: s.dsp,
+            lut_levels: s.lut_levels,
+            logic_levels: s.logic_levels,
+            deepest_path: s.deepest_path,
+        }
+    }
+}
+
+pub fn run(args: &GenerateArgs) -> Result<ExitCode, Error> {
+    let params = params_from(args)?;
+    let report = generate(&args.out, &params, !args.no_synth)?;
+    let summary = summary(&args.out, &report);
+    if let Err(e) = std::io::stdout().lock().write_all(summary.as_bytes()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(Error::Output(e));
+        }
+    }
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The engine parameters from the flags (defaults for the rest), validated.
+pub fn params_from(args: &GenerateArgs) -> Result<EngineParams, Error> {
+    let mut parser = ParserParams::default();
+    if let Some(n) = args.connections {
+        parser.connections = u16::try_from(n).map_err(|_| {
+            Error::InvalidParams(format!(
+                "parser connections (--connections) must be in 1..=256, got {n}"
+            ))
+        })?;
+    }
+    if let Some(b) = args.buf_size {
+        parser.buf_size = b;
+    }
+    parser.validate().map_err(|e| {
+        // The model names the field first; add its flag and the value given.
+        let fields = [
+            ("connections", "--connections", parser.connections as u32),
+            ("buf_size", "--buf-size", parser.buf_size),
+        ];
+        Error::InvalidParams(match fields.iter().find(|(k, _, _)| e.starts_with(k)) {
+            Some((k, flag, v)) => format!("parser {k} ({flag}){}, got {v}", &e[k.len()..]),
+            None => format!("parser: {e} (got {parser:?})"),
+        })
+    })?;
+    Ok(EngineParams { parser, ..EngineParams::default() })
+}
+
+/// Write, check and measure every block in `dir`; write the reports there.
+pub fn generate(dir: &Path, params: &EngineParams, synth: bool) -> Result<Report, Error> {
+    std::fs::create_dir_all(dir).map_err(|source| Error::File {
+        what: "create",
+        path: dir.to_owned(),
+        source,
+    })?;
+    let vlt = dir.join("verilator.vlt");
+    write(&vlt, VERILATOR_WAIVERS)?;
+    let yosys = yosys_available();
+    let tools = Tools {
+        verilator: version("verilator", "--version"),
+        yosys: if yosys { version("yosys", "-V") } else { None },
+        rust_hdl: RUST_HDL_VERSION.into(),
+    };
+
+    let mut blocks = Vec::new();
+    for block in BlockName::ALL {
+        let name = block.name();
+        let file = dir.join(format!("{name}.v"));
+        write(&file, &verilog(block, params))?;
+        // Every check sees the file as written, not the string it came from.
+        let text = std::fs::read_to_string(&file).map_err(|source| Error::File {
+            what: "read back",
+            path: file.clone(),
+            source,
+        })?;
+        let lint = lint(&vlt, &file, name);
+        let yosys_validate = if yosys {
+            match yosys_validate_block(block, &text) {
+                Ok(()) => Validate { ok: Some(true), message: None },
+                Err(e) => Validate { ok: Some(false), message: Some(e) },
+            }
+        } else {
+            Validate { ok: None, message: Some("skipped: yosys not installed".into()) }
+        };
+        let (area, synth_note) = if !synth {
+            (None, Some("skipped: --no-synth".to_string()))
+        } else if !yosys {
+            (None, Some("skipped: yosys not installed".to_string()))
+        } else {
+            let work = dir.join("synth");
+            let r = synth_xilinx(&work, name, &text);
+            // Keep the log; the netlist (megabytes of JSON) and the copy of the Verilog go.
+            let _ = std::fs::remove_file(work.join(format!("{name}.synth.json")));
+            let _ = std::fs::remove_file(work.join(format!("{name}.v")));
+            match r {
+                Ok(s) => (Some(Area::from(s)), None),
+                Err(e) => (None, Some(format!("failed: {e}"))),
+            }
+        };
+        blocks.push(BlockReport {
+            name: name.into(),
+            file: format!("{name}.v"),
+            lines: text.lines().count(),
+            lint,
+            yosys_validate,
+            synth: area,
+            synth_note,
+        });
+    }
+    let ok = blocks.iter().all(|b| b.lint.ok && b.yosys_validate.ok != Some(false));
+    let report = Report {
+        ok,
+        generated_by: format!("sanswitch {}", env!("CARGO_PKG_VERSION")),
+        params: ReportParams { parser: params.parser, engine: format!("{params:?}") },
+        tools,
+        blocks,
+    };
+    let mut json = serde_json::to_string_pretty(&report)?;
+    json.push('\n');
+    write(&dir.join("report.json"), &json)?;
+    write(&dir.join("report.md"), &markdown(&report))?;
+    Ok(report)
+}
+
+fn write(path: &Path, contents: &str) -> Result<(), Error> {
+    std::fs::write(path, contents).map_err(|source| Error::File {
+        what: "write",
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// The first line a tool prints for its version flag, or `None` if it does not run.
+fn version(tool: &str, flag: &str) -> Option<String> {
+    let out = Command::new(tool).arg(flag).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_owned)
+}
+
+/// Lint one file with the waivers, as a user would.
+fn lint(vlt: &Path, file: &Path, top: &str) -> Lint {
+    let mut cmd = Command::new("verilator");
+    cmd.args(["--lint-only", "-Wall"]).arg(vlt).arg(file).args(["--top-module", top]);
+    let command = format!(
+        "verilator --lint-only -Wall {} {} --top-module {top}",
+        vlt.display(),
+        file.display()
+    );
+    match cmd.output() {
+        Err(e) => Lint { ok: false, command, messages: vec![format!("cannot run verilator: {e}")] },
+        Ok(out) => {
+            let messages = [&out.stderr, &out.stdout]
+                .iter()
+                .flat_map(|b| {
+                    String::from_utf8_lossy(b).lines().map(str::to_owned).collect::<Vec<_>>()
+                })
+                .filter(|l| !l.trim().is_empty())
+                .collect();
+            Lint { ok: out.status.success(), command, messages }
+        }
+    }
+}
+
+fn yes_no(ok: bool) -> &'static str {
+    if ok { "ok" } else { "FAILED" }
+}
+
+fn validate_cell(v: &Validate) -> &'static str {
+    match v.ok {
+        Some(ok) => yes_no(ok),
+        None => "skipped",
+    }
+}
+
+/// `report.md`: the table, then per block its deepest path and any messages.
+pub fn markdown(r: &Report) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "# sanswitch generate report\n");
+    let p = &r.params.parser;
+    let _ = writeln!(
+        o,
+        "Parameters: parser `connections` {}, `buf_size` {} B. Generated by {}.\n",
+        p.connections, p.buf_size, r.generated_by
+    );
+    let _ = writeln!(
+        o,
+        "Tools: {}; {}; rust-hdl {}.\n",
+        r.tools.verilator.as_deref().unwrap_or("verilator not found"),
+        r.tools.yosys.as_deref().unwrap_or("yosys not found"),
+        r.tools.rust_hdl
+    );
+    let _ = writeln!(
+        o,
+        "Lint: `verilator --lint-only -Wall verilator.vlt <block>.v --top-module <block>`. \
+         Validate: rust-hdl's `yosys_validate` (hierarchy, processes, no latches, no implicit \
+         or undriven nets). Area and depth: Yosys `synth_xilinx -flatten -family xc7`; LUT \
+         levels are the most LUTs on a path between registers or ports, logic levels also \
+         count CARRY4 and MUXF7/8.\n"
+    );
+    let _ = writeln!(
+        o,
+        "| block | file | lines | lint | yosys validate | LUTs | FFs | CARRY4 | BRAM (36k) | \
+         LUT levels | logic levels |"
+    );
+    let _ = writeln!(o, "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|");
+    for b in &r.blocks {
+        let area = match &b.synth {
+            Some(a) => format!(
+                "{} | {} | {} | {} | {} | {}",
+                a.luts, a.ffs, a.carry4, a.bram, a.lut_levels, a.logic_levels
+            ),
+            None => "- | - | - | - | - | -".into(),
+        };
+        let _ = writeln!(
+            o,
+            "| {} | `{}` | {} | {} | {} | {} |",
+            b.name,
+            b.file,
+            b.lines,
+            yes_no(b.lint.ok),
+            validate_cell(&b.yosys_validate),
+            area
+        );
+    }
+    let _ = writeln!(o, "\nOverall: {}.", if r.ok { "ok" } else { "FAILED" });
+    for b in &r.blocks {
+        let _ = writeln!(o, "\n## {}\n", b.name);
+        match (&b.synth, &b.synth_note) {
+            (Some(a), _) => {
+                let _ = writeln!(
+                    o,
+                    "Deepest LUT path ({} LUTs, {} logic levels):\n",
+                    a.lut_levels, a.logic_levels
+                );
+                for c in &a.deepest_path {
+                    let _ = writeln!(o, "- `{c}`");
+                }
+            }
+            (None, Some(n)) => {
+                let _ = writeln!(o, "Synthesis {n}");
+            }
+            (None, None) => {}
+        }
+        if b.lint.messages.is_empty() {
+            let _ = writeln!(o, "\nLint: clean.");
+        } else {
+            let _ = writeln!(o, "\nLint messages:\n\n```");
+            for m in &b.lint.messages {
+                let _ = writeln!(o, "{m}");
+            }
+            let _ = writeln!(o, "```");
+        }
+        if let Some(m) = &b.yosys_validate.message {
+            let _ = writeln!(o, "\nYosys validate: {m}");
+        }
+    }
+    o
+}
+
+/// The short summary printed on stdout.
+pub fn summary(dir: &Path, r: &Report) -> String {
+    let mut o = String::new();
+    let files: Vec<String> = r.blocks.iter().map(|b| b.file.clone()).collect();
+    let _ = writeln!(
+        o,
+        "wrote {} and verilator.vlt in {} (parser: {} connections, {} B buffers)",
+        files.join(", "),
+        dir.display(),
+        r.params.parser.connections,
+        r.params.parser.buf_size
+    );
+    for b in &r.blocks {
+        let mut line = format!(
+            "{}: {} lines, lint {}, yosys validate {}",
+            b.name,
+            b.lines,
+            yes_no(b.lint.ok),
+            validate_cell(&b.yosys_validate)
+        );
+        match (&b.synth, &b.synth_note) {
+            (Some(a), _) => {
+                let _ = write!(
+                    line,
+                    "; {} LUTs, {} FFs, {} CARRY4, {} BRAM, {} LUT levels ({} logic levels)",
+                    a.luts, a.ffs, a.carry4, a.bram, a.lut_levels, a.logic_levels
+                );
+            }
+            (None, Some(n)) => {
+                let _ = write!(line, "; synthesis {n}");
+            }
+            (None, None) => {}
+        }
+        let _ = writeln!(o, "{line}");
+        if !b.lint.ok {
+            for m in b.lint.messages.iter().take(20) {
+                let _ = writeln!(o, "    {m}");
+            }
+        }
+        if b.yosys_validate.ok == Some(false) {
+            if let Some(m) = &b.yosys_validate.message {
+                let _ = writeln!(o, "    {m}");
+            }
+        }
+    }
+    let report: PathBuf = dir.join("report.json");
+    let _ = writeln!(
+        o,
+        "report: {}, {}; {}",
+        report.display(),
+        dir.join("report.md").display(),
+        if r.ok { "all ok" } else { "FAILED" }
+    );
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(connections: Option<u32>, buf_size: Option<u32>) -> GenerateArgs {
+        GenerateArgs { out: PathBuf::from("unused"), buf_size, connections, no_synth: true }
+    }
+
+    #[test]
+    fn params_are_validated() {
+        assert_eq!(params_from(&args(None, None)).unwrap(), EngineParams::default());
+        let p = params_from(&args(Some(4), Some(1024))).unwrap();
+        assert_eq!(p.parser, ParserParams { connections: 4, buf_size: 1024 });
+        for (c, b, flag) in [
+            (Some(0), None, "--connections"),
+            (Some(257), None, "--connections"),
+            (Some(70_000), None, "--connections"),
+            (None, Some(63), "--buf-size"),
+            (None, Some(65_537), "--buf-size"),
+        ] {
+            let e = params_from(&args(c, b)).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().contains(flag), "{e}");
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! `sanswitch bench --json`: one flat object with every figure, the parser at one beat per
+//! cycle with a short header latency (the command itself fails if the Verilated parser and
+//! its model disagree on a figure).
+
+use std::process::Command;
+
+use sanswitch_hdl::synth::yosys_available;
+use serde_json::Value;
+
+const KEYS: [&str; 11] = [
+    "parser.beats_per_cycle",
+    "parser.latency_cycles",
+    "parser.data_latency_cycles",
+    "parser.luts",
+    "parser.ffs",
+    "parser.lut_levels",
+    "parser.logic_levels",
+    "sim.verilator_cycles_per_s",
+    "sim.model_cycles_per_s",
+    "sim.rust_hdl_cycles_per_s",
+    "sim.verilator_over_rust_hdl",
+];
+
+#[test]
+fn bench_json_has_every_figure() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sanswitch"))
+        .args(["bench", "--json", "--cycles", "200000"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run the sanswitch binary");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}\nstderr:\n{stderr}", out.status.code());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON object");
+    let obj = v.as_object().expect("a JSON object");
+    for (k, x) in obj {
+        assert!(!x.is_object() && !x.is_array(), "not flat: {k} = {x}");
+    }
+    for k in KEYS {
+        assert!(obj.contains_key(k), "missing {k}: {v:#}");
+    }
+
+    assert_eq!(v["parser.beats_per_cycle"].as_f64(), Some(1.0), "{v:#}");
+    let lat = v["parser.latency_cycles"].as_u64().expect("latency is an integer");
+    assert!((1..=8).contains(&lat), "latency {lat}: {v:#}");
+    assert!(v["parser.data_latency_cycles"].as_u64().is_some_and(|d| d >= 1), "{v:#}");
+
+    let yosys = yosys_available();
+    for k in ["parser.luts", "parser.ffs", "parser.lut_levels", "parser.logic_levels"] {
+        if yosys {
+            assert!(v[k].as_u64().is_some_and(|n| n > 0), "{k}: {v:#}");
+        } else {
+            assert!(v[k].is_null(), "{k} without yosys: {v:#}");
+        }
+    }
+    for k in KEYS.iter().filter(|k| k.starts_with("sim.")) {
+        assert!(v[*k].as_f64().is_some_and(|s| s.is_finite() && s > 0.0), "{k}: {v:#}");
+    }
+}

@@ -1,0 +1,135 @@
+//! `sanswitch generate`, run as a user would, and its output checked independently: the
+//! files exist, the report says they lint and validate, Verilator agrees when run again by
+//! hand, the waivers are needed (without them `-Wall` warns), and Yosys accepts the file as
+//! read back. Without Yosys only the lint is checked.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use sanswitch_hdl::synth::yosys_available;
+use sanswitch_hdl::{BlockName, yosys_validate_block};
+use serde_json::Value;
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh scratch directory for this test binary.
+fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Run the binary. rust-hdl's Yosys check works in `$TMPDIR/<block>`: give each run its own.
+fn sanswitch(args: &[&str], tmp: &Path) -> Output {
+    std::fs::create_dir_all(tmp).expect("create TMPDIR");
+    Command::new(env!("CARGO_BIN_EXE_sanswitch"))
+        .args(args)
+        .env("TMPDIR", tmp)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run the sanswitch binary")
+}
+
+fn verilator_lint(files: &[&Path], top: &str) -> Output {
+    Command::new("verilator")
+        .args(["--lint-only", "-Wall"])
+        .args(files)
+        .args(["--top-module", top])
+        .output()
+        .expect("run verilator")
+}
+
+#[test]
+fn generate_writes_checked_verilog_and_a_report() {
+    let dir = scratch("generate");
+    let out_dir = dir.join("out");
+    let out_str = out_dir.to_str().expect("utf-8 path");
+    let out = sanswitch(&["generate", "--out", out_str], &dir.join("tmp"));
+    let stdout = text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status.code(),
+        text(&out.stderr)
+    );
+    assert!(stdout.contains("parser:") && stdout.contains("lint ok"), "{stdout}");
+
+    let parser_v = out_dir.join("parser.v");
+    let vlt = out_dir.join("verilator.vlt");
+    for f in [&parser_v, &vlt, &out_dir.join("report.json"), &out_dir.join("report.md")] {
+        assert!(f.is_file(), "{} not written", f.display());
+    }
+    for b in BlockName::ALL {
+        assert!(out_dir.join(format!("{}.v", b.name())).is_file(), "{}.v not written", b.name());
+    }
+
+    // The report: every block linted and (with Yosys) validated and measured.
+    let yosys = yosys_available();
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(out_dir.join("report.json")).expect("read report.json"),
+    )
+    .expect("report.json is JSON");
+    assert_eq!(report["ok"], Value::Bool(true), "{report:#}");
+    let blocks = report["blocks"].as_array().expect("blocks array");
+    assert_eq!(blocks.len(), BlockName::ALL.len(), "{report:#}");
+    for b in blocks {
+        assert_eq!(b["lint"]["ok"], Value::Bool(true), "{b:#}");
+        assert!(b["lint"]["messages"].as_array().is_some(), "{b:#}");
+        if yosys {
+            assert_eq!(b["yosys_validate"]["ok"], Value::Bool(true), "{b:#}");
+            assert!(b["synth"]["luts"].as_u64().is_some_and(|n| n > 0), "{b:#}");
+            assert!(b["synth"]["lut_levels"].as_u64().is_some_and(|n| n > 0), "{b:#}");
+            for k in ["ffs", "carry4", "bram", "logic_levels", "deepest_path"] {
+                assert!(!b["synth"][k].is_null(), "synth.{k} missing: {b:#}");
+            }
+        } else {
+            assert!(b["yosys_validate"]["ok"].is_null(), "{b:#}");
+            assert!(b["synth"].is_null(), "{b:#}");
+        }
+    }
+    let parser = blocks.iter().find(|b| b["name"] == "parser").expect("parser in the report");
+    assert_eq!(parser["file"], "parser.v");
+    assert!(report["tools"]["verilator"].as_str().is_some_and(|v| v.contains("Verilator")));
+
+    // Verilator again, by hand: clean with the waivers written beside the file...
+    let with = verilator_lint(&[&vlt, &parser_v], "parser");
+    assert!(
+        with.status.success(),
+        "verilator -Wall with the waivers failed:\n{}",
+        text(&with.stderr)
+    );
+    // ...and warning without them, so the waivers are doing something.
+    let without = verilator_lint(&[&parser_v], "parser");
+    let warnings = text(&without.stderr);
+    assert!(
+        !without.status.success() && warnings.contains("%Warning-"),
+        "verilator -Wall without the waivers reported nothing: the waivers are not needed?\n\
+         {warnings}"
+    );
+
+    // Yosys on the file as read back.
+    if yosys {
+        let v = std::fs::read_to_string(&parser_v).expect("read parser.v");
+        yosys_validate_block(BlockName::Parser, &v).expect("yosys validates parser.v");
+    } else {
+        eprintln!("yosys not installed: validation and synthesis not checked");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn generate_refuses_bad_parameters() {
+    let dir = scratch("generate-bad");
+    let out_dir = dir.join("out");
+    let out_str = out_dir.to_str().expect("utf-8 path");
+    for (flag, value) in [("--connections", "0"), ("--connections", "257"), ("--buf-size", "32")] {
+        let out = sanswitch(&["generate", "--out", out_str, flag, value], &dir.join("tmp"));
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {stderr}");
+        assert!(stderr.contains(flag), "{flag} {value}: error does not name the flag: {stderr}");
+        assert!(!out_dir.exists(), "{flag} {value}: wrote files before refusing");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
