@@ -322,7 +322,9 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Error> {
         .map_err(|e| Error::Check(format!("rust-hdl simulation disagrees with the model: {e}")))?;
     let rust_hdl = rh_cycles as f64 / start.elapsed().as_secs_f64();
 
+    let blocks = crate::bench_blocks::figures().map_err(Error::Check)?;
     let b = Bench {
+        blocks,
         params: p,
         figures: hw,
         synth,
@@ -349,6 +351,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Error> {
 
 /// One run's results.
 pub struct Bench {
+    /// The pool manager's and the sequencer's figures (flat keys).
+    pub blocks: serde_json::Map<String, Value>,
     pub params: ParserParams,
     pub figures: Figures,
     pub synth: Option<SynthStats>,
@@ -364,7 +368,7 @@ impl Bench {
     pub fn json(&self) -> Value {
         let t = &self.figures.throughput;
         let s = self.synth.as_ref();
-        json!({
+        let mut v = json!({
             "parser.connections": self.params.connections,
             "parser.buf_size": self.params.buf_size,
             "parser.messages": t.messages,
@@ -387,7 +391,11 @@ impl Bench {
             "sim.rust_hdl_cycles_per_s": self.rust_hdl,
             "sim.verilator_over_rust_hdl": self.verilator / self.rust_hdl,
             "sim.model_over_verilator": self.model / self.verilator,
-        })
+        });
+        if let Value::Object(m) = &mut v {
+            m.extend(self.blocks.clone());
+        }
+        v
     }
 
     pub fn text(&self) -> String {
@@ -465,6 +473,10 @@ impl Bench {
             self.verilator / self.rust_hdl,
             self.model / self.verilator
         );
+        let _ = writeln!(o, "pool manager and sequencer:");
+        for (k, v) in &self.blocks {
+            let _ = writeln!(o, "  {k:<40} {v}");
+        }
         o
     }
 }

@@ -6,6 +6,7 @@
 //! usage or configuration error.
 
 mod bench;
+mod bench_blocks;
 mod cli;
 mod error;
 mod generate;

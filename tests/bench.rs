@@ -55,4 +55,24 @@ fn bench_json_has_every_figure() {
     for k in KEYS.iter().filter(|k| k.starts_with("sim.")) {
         assert!(v[*k].as_f64().is_some_and(|s| s.is_finite() && s > 0.0), "{k}: {v:#}");
     }
+
+    // The pool manager: one request per cycle across connections; one per two cycles on a
+    // single connection (the read-after-write stall).
+    assert_eq!(v["pool.ops_per_cycle"].as_f64(), Some(1.0), "{v:#}");
+    assert_eq!(v["pool.same_connection_ops_per_cycle"].as_f64(), Some(0.5), "{v:#}");
+    // The sequencer's budgets.
+    for k in ["sequencer.read_beats_per_cycle", "sequencer.write_beats_per_cycle"] {
+        assert!(v[k].as_f64().is_some_and(|b| b >= 0.95), "{k}: {v:#}");
+    }
+    assert!(v["sequencer.adv_to_read_cycles"].as_u64().is_some_and(|c| c <= 8), "{v:#}");
+    assert!(v["sequencer.done_to_complete_cycles"].as_u64().is_some_and(|c| c <= 8), "{v:#}");
+    for k in ["pool", "sequencer"] {
+        for f in ["luts", "ffs", "lut_levels", "bram"] {
+            let key = format!("{k}.{f}");
+            assert!(obj.contains_key(&key), "missing {key}");
+            if yosys && f == "lut_levels" {
+                assert!(v[&key].as_u64().is_some_and(|n| (1..=8).contains(&n)), "{key}: {v:#}");
+            }
+        }
+    }
 }
