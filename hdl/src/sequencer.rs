@@ -5,7 +5,7 @@
 //! The ports are `sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut}`, one
 //! signal per field with the same name and width (`sim/build.rs` checks the generated
 //! Verilog against that table), plus `clock`. The model's module documentation describes
-//! them; `docs/SEQUENCER.md` gives the protocol.
+//! them; `docs/HARDWARE.md` ("RDMA read/write sequencer") gives the protocol.
 //!
 //! # Structure (one register per model field, `sanswitch_model::blocks::sequencer`)
 //! - **Command unit**: a three-state FSM. IDLE takes a command into the `c_*` registers and
