@@ -27,6 +27,7 @@ use serde_json::{Value, json};
 
 use crate::cli::BenchArgs;
 use crate::error::Error;
+use crate::simulate::n;
 
 /// Messages of the throughput run.
 pub const MESSAGES: usize = 20_000;
@@ -479,19 +480,6 @@ impl Bench {
         }
         o
     }
-}
-
-/// A number with thousands separators.
-fn n(v: u64) -> String {
-    let digits = v.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

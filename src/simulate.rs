@@ -355,7 +355,7 @@ fn duration(ns: u64) -> String {
 }
 
 /// A number with thousands separators: 1234567 -> "1,234,567".
-fn n(v: u64) -> String {
+pub(crate) fn n(v: u64) -> String {
     let digits = v.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
