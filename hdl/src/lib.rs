@@ -9,12 +9,12 @@
 //! [`verilog`] gives each block's Verilog, the one source the co-simulation build, the
 //! `generate` command and the lint tests all use.
 
-pub mod lutram;
 pub mod parser;
 pub mod pool;
 pub mod rhsim;
 pub mod sequencer;
 pub mod synth;
+pub mod widgets;
 
 pub use rust_hdl;
 

@@ -29,7 +29,7 @@ use rust_hdl::prelude::*;
 use sanswitch_model::blocks::pool::{class, op, status};
 use sanswitch_model::params::{POOL_MAX_BUFS, PoolParams};
 
-use crate::lutram::LutRam;
+use crate::widgets::LutRam;
 
 const NB: usize = POOL_MAX_BUFS as usize;
 const NSTAT: usize = status::COUNT;

@@ -1,17 +1,27 @@
 //! The pool manager in rust-hdl's own simulator, against its cycle model; and its Verilog.
 
+use sanswitch_hdl::pool::PoolManager;
 use sanswitch_hdl::{BlockName, EngineParams, rhsim, verilog, yosys_validate_block};
+use sanswitch_model::blocks::pool::PoolModel;
+use sanswitch_model::blocks::pool_stimulus::PoolDriver;
 use sanswitch_model::params::PoolParams;
+
+/// 16 connections: the state RAM has 4 address bits.
+fn lockstep(p: PoolParams, seed: u64, cycles: u64) {
+    assert_eq!(p.addr_bits(), 4);
+    let drv = PoolDriver::new(seed, p, 0.15);
+    rhsim::lockstep(PoolManager::<4>::new(&p), PoolModel::new(p), drv, cycles).unwrap();
+}
 
 #[test]
 fn pool_matches_model_in_rust_hdl_simulator() {
-    rhsim::pool_lockstep(&PoolParams::default(), 21, 3000).unwrap();
+    lockstep(PoolParams::default(), 21, 3000);
 }
 
 #[test]
 fn pool_small_pools_match_model_in_rust_hdl_simulator() {
     let p = PoolParams { connections: 12, send_bufs: 2, recv_bufs: 4 };
-    rhsim::pool_lockstep(&p, 22, 2000).unwrap();
+    lockstep(p, 22, 2000);
 }
 
 #[test]

@@ -4,17 +4,23 @@
 
 use std::process::Command;
 
+use sanswitch_hdl::sequencer::Sequencer;
 use sanswitch_hdl::synth::{synth_xilinx, yosys_available};
 use sanswitch_hdl::{
     BlockName, EngineParams, VERILATOR_WAIVERS, rhsim, verilog, yosys_validate_block,
 };
 use sanswitch_model::blocks::seq_stimulus::SeqDriver;
+use sanswitch_model::blocks::sequencer::SequencerModel;
 use sanswitch_model::params::SequencerParams;
 
 /// Small segments and a short SAN latency, so that a few thousand cycles see transfers
 /// finish, fail and abort.
 fn short() -> SequencerParams {
     SequencerParams { segment: 64, san_latency: 3, ..SequencerParams::default() }
+}
+
+fn lockstep(p: SequencerParams, d: SeqDriver, cycles: u64) -> SeqDriver {
+    rhsim::lockstep(Sequencer::new(&p), SequencerModel::new(p), d, cycles).unwrap()
 }
 
 fn busy_driver(seed: u64, p: SequencerParams) -> SeqDriver {
@@ -33,7 +39,7 @@ fn busy_driver(seed: u64, p: SequencerParams) -> SeqDriver {
 #[test]
 fn sequencer_matches_model_in_rust_hdl_simulator() {
     let p = short();
-    let d = rhsim::sequencer_lockstep(&p, busy_driver(21, p), 2500).unwrap();
+    let d = lockstep(p, busy_driver(21, p), 2500);
     let s = &d.stats;
     eprintln!("{s:?}");
     assert!(s.completions.iter().sum::<u64>() > 10, "{s:?}");
@@ -50,7 +56,7 @@ fn sequencer_small_tables_match_model_in_rust_hdl_simulator() {
         window: 2,
         san_latency: 2,
     };
-    let d = rhsim::sequencer_lockstep(&p, busy_driver(22, p), 2000).unwrap();
+    let d = lockstep(p, busy_driver(22, p), 2000);
     assert!(d.stats.responses[1] > 0, "the table filled up: {:?}", d.stats);
 }
 

@@ -7,6 +7,11 @@ use crate::wire;
 /// Width of every connection-id port. The parser holds no per-connection state, so the
 /// connection count only bounds the ids; stateful blocks size their RAMs from `connections`.
 pub const CONN_BITS: u32 = 8;
+/// Width of every receive-buffer id (the `buf` field of `tuser` side bands, the pool's
+/// buffer operands): buffers of one connection are numbered `0..2^BUF_BITS`.
+pub const BUF_BITS: u32 = 8;
+/// Width of every block's counter-bank read index (`cnt_rd_index`): up to 32 counters.
+pub const CNT_INDEX_BITS: u32 = 5;
 /// Width of the parser's beat counter: enough for `MAX_BUF_SIZE / 8 + 1` beats.
 pub const BEAT_BITS: u32 = 14;
 

@@ -120,3 +120,15 @@ macro_rules! ports {
         }
     };
 }
+
+/// Something that produces a block's inputs cycle by cycle and watches its outputs: the
+/// stimulus of every lockstep run (rust-hdl's simulator or Verilator).
+pub trait Stimulus<I, O> {
+    /// Inputs for the coming cycle.
+    fn next(&mut self) -> I;
+    /// What the block showed during that cycle (for handshakes), after the edge.
+    fn observe(&mut self, i: &I, o: &O);
+    /// The harness applied a reset instead of the inputs of the coming cycle: whatever was
+    /// in flight is gone.
+    fn reset(&mut self) {}
+}

@@ -3,7 +3,7 @@
 //! `UPDATE_DOCS=1 cargo test -p sanswitch-model --test hardware_doc -- --nocapture` prints
 //! the diagram to paste when the parser's timing changes.
 
-use sanswitch_model::blocks::parser::{ParserIn, ParserModel};
+use sanswitch_model::blocks::parser::{ParserIn, ParserModel, user};
 use sanswitch_model::blocks::stimulus::beats;
 use sanswitch_model::params::ParserParams;
 use sanswitch_model::ports::{CycleModel, Ports};
@@ -31,29 +31,38 @@ fn parser_waveform() -> String {
     let mut m = ParserModel::new(ParserParams::default());
     m.clock(&ParserIn { reset: true, ..ParserIn::default() });
     let rows = [
-        "in_valid",
-        "in_last",
-        "in_last_bytes",
-        "in_ready",
-        "hdr_valid",
-        "hdr_mid",
-        "hdr_error",
-        "pay_valid",
-        "pay_last",
-        "pay_last_bytes",
-        "pay_bad",
-        "cnt_good",
-        "cnt_reserved_bits",
+        "s_axis_rx_tvalid",
+        "s_axis_rx_tlast",
+        "s_axis_rx_tkeep",
+        "s_axis_rx_tready",
+        "m_axis_hdr_tvalid",
+        "m_axis_hdr_mid",
+        "m_axis_hdr_error",
+        "m_axis_pay_tvalid",
+        "m_axis_pay_tlast",
+        "m_axis_pay_tkeep",
+        "m_axis_pay_tuser",
+        "cnt_rd_index",
+        "cnt_rd_data",
     ];
+    let hex = ["s_axis_rx_tkeep", "m_axis_hdr_mid", "m_axis_pay_tkeep", "m_axis_pay_tuser"];
     let mut cols: Vec<Vec<String>> = Vec::new();
     let mut k = 0;
-    for _ in 0..8 {
-        let mut i = ParserIn { hdr_ready: true, pay_ready: true, ..ParserIn::default() };
-        if let Some(&(d, last, lb)) = stream.get(k) {
-            i.in_valid = true;
-            i.in_data = d;
-            i.in_last = last;
-            i.in_last_bytes = lb;
+    for c in 0..8 {
+        // The counter bank's read port names "good messages" (0), then "reserved bits" (4).
+        let idx = if c < 5 { 0 } else { 4 };
+        let mut i = ParserIn {
+            m_axis_hdr_tready: true,
+            m_axis_pay_tready: true,
+            s_axis_rx_tuser: user::pack(3, 0x21),
+            cnt_rd_index: idx,
+            ..ParserIn::default()
+        };
+        if let Some(&(d, last, keep)) = stream.get(k) {
+            i.s_axis_rx_tvalid = true;
+            i.s_axis_rx_tdata = d;
+            i.s_axis_rx_tlast = last;
+            i.s_axis_rx_tkeep = keep;
         }
         let o = m.outputs(&i);
         let mut col = Vec::new();
@@ -69,23 +78,23 @@ fn parser_waveform() -> String {
                         .map(|p| o.get(p))
                 })
                 .unwrap();
-            col.push(if r == "hdr_mid" { format!("{v:02x}") } else { v.to_string() });
+            col.push(if hex.contains(&r) { format!("{v:x}") } else { v.to_string() });
         }
         cols.push(col);
-        if i.in_valid && o.in_ready {
+        if i.s_axis_rx_tvalid && o.s_axis_rx_tready {
             k += 1;
         }
         m.clock(&i);
     }
-    let mut s = String::from("```\ncycle            ");
+    let mut s = String::from("```\ncycle               ");
     for c in 0..cols.len() {
-        s += &format!("{c:>4}");
+        s += &format!("{c:>6}");
     }
     s += "\n";
     for (r, name) in rows.iter().enumerate() {
-        s += &format!("{name:<17}");
+        s += &format!("{name:<20}");
         for col in &cols {
-            s += &format!("{:>4}", col[r]);
+            s += &format!("{:>6}", col[r]);
         }
         s += "\n";
     }

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use sanswitch_model::blocks::parser::{ParserIn, ParserOut};
 use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
+pub use sanswitch_model::ports::Stimulus;
 use sanswitch_model::ports::{CycleModel, Ports};
 
 /// A simulated block driven through port structs.
@@ -135,32 +136,6 @@ verilated_block!(
     sequencer_new, sequencer_free, sequencer_set, sequencer_get, sequencer_tick,
     sequencer_trace_open, sequencer_trace_close
 );
-
-/// Something that produces a block's inputs cycle by cycle and watches its outputs.
-pub trait Stimulus<I, O> {
-    /// Inputs for the coming cycle.
-    fn next(&mut self) -> I;
-    /// What the block showed during that cycle (for handshakes).
-    fn observe(&mut self, i: &I, o: &O);
-}
-
-impl Stimulus<ParserIn, ParserOut> for sanswitch_model::blocks::stimulus::ParserDriver {
-    fn next(&mut self) -> ParserIn {
-        self.inputs()
-    }
-    fn observe(&mut self, i: &ParserIn, o: &ParserOut) {
-        self.advance(i.in_valid && o.in_ready);
-    }
-}
-
-impl Stimulus<PoolIn, PoolOut> for sanswitch_model::blocks::pool_stimulus::PoolDriver {
-    fn next(&mut self) -> PoolIn {
-        self.inputs()
-    }
-    fn observe(&mut self, i: &PoolIn, o: &PoolOut) {
-        self.advance(i, o);
-    }
-}
 
 /// The first difference between the model and the Verilog.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -309,24 +284,6 @@ fn replay_vcd<D: Dut>(
     }
     dut.trace_close();
     Ok(path)
-}
-
-impl
-    Stimulus<
-        sanswitch_model::blocks::sequencer::SequencerIn,
-        sanswitch_model::blocks::sequencer::SequencerOut,
-    > for sanswitch_model::blocks::seq_stimulus::SeqDriver
-{
-    fn next(&mut self) -> sanswitch_model::blocks::sequencer::SequencerIn {
-        self.inputs()
-    }
-    fn observe(
-        &mut self,
-        i: &sanswitch_model::blocks::sequencer::SequencerIn,
-        o: &sanswitch_model::blocks::sequencer::SequencerOut,
-    ) {
-        sanswitch_model::blocks::seq_stimulus::SeqDriver::observe(self, i, o)
-    }
 }
 
 /// The sequencer's bench figures (`sanswitch bench`): a 1 MiB transfer in each mode through

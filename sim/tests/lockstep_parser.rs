@@ -14,24 +14,24 @@ fn driver(seed: u64, p: &ParserParams, valid: f64, ready: f64, bad: f64) -> Pars
     d
 }
 
-fn run(p: ParserParams, seed: u64, cycles: u64, valid: f64, ready: f64, bad: f64) -> ParserOut {
+fn run(p: ParserParams, seed: u64, cycles: u64, valid: f64, ready: f64, bad: f64) -> ParserModel {
     let mut model = ParserModel::new(p);
     let mut stim = driver(seed, &p, valid, ready, bad);
     let opts = LockstepOptions { cycles, ..LockstepOptions::default() };
     if let Err(m) = lockstep(&mut model, &VParser::new, &mut stim, &opts) {
         panic!("{m}");
     }
-    model.outputs(&ParserIn::default())
+    model
 }
 
 /// The CI run: a million cycles, random backpressure on every port, every message kind at
 /// the boundary lengths, a third of the messages malformed or truncated.
 #[test]
 fn parser_lockstep_one_million_cycles() {
-    let o = run(ParserParams::default(), 2026, 1_000_000, 0.85, 0.7, 0.33);
-    assert!(o.cnt_good > 5_000, "{o:?}");
-    for (k, c) in o.error_counters().iter().enumerate() {
-        assert!(*c > 50, "error kind {k} seen only {c} times: {o:?}");
+    let m = run(ParserParams::default(), 2026, 1_000_000, 0.85, 0.7, 0.33);
+    assert!(m.good() > 5_000, "{:?}", m.counters);
+    for (k, c) in m.error_counters().iter().enumerate() {
+        assert!(*c > 50, "error kind {k} seen only {c} times: {:?}", m.counters);
     }
 }
 
@@ -58,8 +58,8 @@ impl CycleModel for BuggyParser {
     type Out = ParserOut;
     fn outputs(&self, i: &ParserIn) -> ParserOut {
         let mut o = self.0.outputs(i);
-        if o.hdr_error == 8 {
-            o.hdr_error = 4;
+        if o.m_axis_hdr_error == 8 {
+            o.m_axis_hdr_error = 4;
         }
         o
     }
@@ -98,12 +98,15 @@ fn lockstep_reports_a_real_difference_at_the_right_cycle() {
     let mut stim = driver(5, &p, 0.9, 0.8, 0.4);
     let m = lockstep(&mut model, &VParser::new, &mut stim, &opts).expect_err("the bug is caught");
     assert_eq!(m.cycle, expected);
-    assert_eq!(m.port, "hdr_error");
+    assert_eq!(m.port, "m_axis_hdr_error");
     assert_eq!((m.verilog, m.model), (8, 4));
     let vcd = m.vcd.clone().expect("a VCD was written");
     let text = std::fs::read_to_string(&vcd).unwrap();
-    assert!(text.contains("$enddefinitions") && text.contains("hdr_error"));
+    assert!(text.contains("$enddefinitions") && text.contains("m_axis_hdr_error"));
     let msg = m.to_string();
-    assert!(msg.contains(&format!("cycle {expected}")) && msg.contains("hdr_error"), "{msg}");
+    assert!(
+        msg.contains(&format!("cycle {expected}")) && msg.contains("m_axis_hdr_error"),
+        "{msg}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -8,6 +8,7 @@ pub mod san;
 pub mod seq_stimulus;
 pub mod sequencer;
 pub mod stimulus;
+pub mod widgets;
 
 use crate::ports::{PortInfo, Ports};
 

@@ -19,7 +19,8 @@
 //! its last payload beat carries `bad`, so the receive buffer is discarded. The same checks,
 //! in the same order, as `wire::Frame::decode`.
 
-use crate::params::{BEAT_BITS, ParserParams};
+use super::widgets::{CounterBank, Skid};
+use crate::params::{BEAT_BITS, CNT_INDEX_BITS, ParserParams};
 use crate::ports::{CycleModel, mask};
 use crate::wire::{self, DescRule, Layout, PayloadRule, cap, flag, mid};
 
@@ -28,75 +29,117 @@ crate::ports! {
     pub struct ParserIn {
         /// Synchronous reset: clears the message state, the outputs and the counters.
         reset: bool = 1,
-        in_valid: bool = 1,
+        /// Receive stream (AXI4-Stream): a beat is offered.
+        s_axis_rx_tvalid: bool = 1,
         /// Byte `i` of the beat in bits `[8i+7:8i]`.
-        in_data: u64 = 64,
+        s_axis_rx_tdata: u64 = 64,
+        /// Byte enables. Every beat but the last is taken as full, whatever its `tkeep`; the
+        /// last beat holds bytes `0..=h`, `h` its highest set bit (0 bytes when `tkeep` is 0;
+        /// bits below `h` are not looked at: the SAN delivers contiguous bytes).
+        s_axis_rx_tkeep: u8 = 8,
         /// Last beat of the message.
-        in_last: bool = 1,
-        /// Valid bytes of the last beat, 1 to 7; 0 means all 8. Ignored when `in_last` is low.
-        in_last_bytes: u8 = 3,
-        /// Connection the message belongs to; sampled with the message's first beat.
-        in_conn: u8 = 8,
-        hdr_ready: bool = 1,
-        pay_ready: bool = 1,
+        s_axis_rx_tlast: bool = 1,
+        /// `{buf[15:8], conn[7:0]}` ([`user`]): the message's connection and the receive
+        /// buffer it landed in; sampled with the message's first beat.
+        s_axis_rx_tuser: u16 = 16,
+        m_axis_hdr_tready: bool = 1,
+        m_axis_pay_tready: bool = 1,
+        /// Counter bank read port: the counter to show on `cnt_rd_data` next cycle
+        /// (index = [`code`]: 0 good messages, 1..=8 one per error kind).
+        cnt_rd_index: u8 = CNT_INDEX_BITS,
     }
 }
 
 crate::ports! {
     /// Parser outputs.
     pub struct ParserOut {
-        in_ready: bool = 1,
+        /// The parser takes the beat (from registers only).
+        s_axis_rx_tready: bool = 1,
         /// Header record: one per message, after its last beat.
-        hdr_valid: bool = 1,
-        hdr_conn: u8 = 8,
-        /// 0 for a good message, else `ParseError::index() + 1`.
-        hdr_error: u8 = 4,
-        hdr_mid: u8 = 8,
-        hdr_flags: u8 = 8,
-        hdr_bufs: u16 = 16,
-        hdr_len: u32 = 32,
-        hdr_mseq: u32 = 32,
-        hdr_mseq_ack: u32 = 32,
+        m_axis_hdr_tvalid: bool = 1,
+        /// `{buf[15:8], conn[7:0]}`, as sampled with the message's first beat.
+        m_axis_hdr_tuser: u16 = 16,
+        /// 0 for a good message, else `ParseError::index() + 1` ([`code`]).
+        m_axis_hdr_error: u8 = 4,
+        m_axis_hdr_mid: u8 = 8,
+        m_axis_hdr_flags: u8 = 8,
+        m_axis_hdr_bufs: u16 = 16,
+        m_axis_hdr_len: u32 = 32,
+        m_axis_hdr_mseq: u32 = 32,
+        m_axis_hdr_mseq_ack: u32 = 32,
         /// The extension beat, for kinds that have one; else 0.
-        hdr_ext: u64 = 64,
+        m_axis_hdr_ext: u64 = 64,
         /// The descriptor, when the DESC flag is set on a kind that may carry one; else 0.
-        hdr_desc_addr: u64 = 64,
-        hdr_desc_key: u32 = 32,
-        hdr_desc_len: u32 = 32,
-        /// Payload beats of Data and LargeSend messages.
-        pay_valid: bool = 1,
-        pay_data: u64 = 64,
-        pay_last: bool = 1,
-        pay_last_bytes: u8 = 3,
-        /// On the last payload beat: the message is malformed; discard the buffer.
-        pay_bad: bool = 1,
-        pay_conn: u8 = 8,
-        /// Good messages parsed.
-        cnt_good: u32 = 32,
-        cnt_truncated: u32 = 32,
-        cnt_length_mismatch: u32 = 32,
-        cnt_unknown_kind: u32 = 32,
-        cnt_reserved_bits: u32 = 32,
-        cnt_descriptor_misplaced: u32 = 32,
-        cnt_payload_misplaced: u32 = 32,
-        cnt_too_long: u32 = 32,
-        cnt_bad_field: u32 = 32,
+        m_axis_hdr_desc_addr: u64 = 64,
+        m_axis_hdr_desc_key: u32 = 32,
+        m_axis_hdr_desc_len: u32 = 32,
+        /// Payload beats of Data and LargeSend messages (AXI4-Stream).
+        m_axis_pay_tvalid: bool = 1,
+        m_axis_pay_tdata: u64 = 64,
+        /// 0xFF on every beat but the last; on the last, the bytes it holds (contiguous).
+        m_axis_pay_tkeep: u8 = 8,
+        m_axis_pay_tlast: bool = 1,
+        /// `{bad[16], buf[15:8], conn[7:0]}`: `bad` on the last beat of a malformed message
+        /// (discard the buffer).
+        m_axis_pay_tuser: u32 = 17,
+        /// Counter bank read port: the counter `cnt_rd_index` named the cycle before.
+        cnt_rd_data: u32 = 32,
     }
 }
 
+/// The layout of the `tuser` side bands (receive stream, header records, payload beats).
+pub mod user {
+    /// Connection id, bits `[7:0]`.
+    pub const CONN_SHIFT: u32 = 0;
+    /// Receive-buffer id, bits `[15:8]`.
+    pub const BUF_SHIFT: u32 = 8;
+    /// Payload only: the message is malformed (bit 16, on the last beat).
+    pub const BAD_BIT: u32 = 16;
+
+    /// Pack a connection and a buffer id.
+    pub const fn pack(conn: u8, buf: u8) -> u16 {
+        ((buf as u16) << BUF_SHIFT) | ((conn as u16) << CONN_SHIFT)
+    }
+    pub const fn conn(u: u32) -> u8 {
+        (u >> CONN_SHIFT) as u8
+    }
+    pub const fn buf(u: u32) -> u8 {
+        (u >> BUF_SHIFT) as u8
+    }
+    pub const fn bad(u: u32) -> bool {
+        u >> BAD_BIT & 1 != 0
+    }
+}
+
+/// Counters in the parser's bank: good messages at index 0, then one per error kind at its
+/// code (`ParseError::index() + 1`).
+pub const COUNTERS: usize = 1 + wire::ParseError::COUNT;
+
+/// Bytes of a last beat with byte enables `keep`: up to its highest set bit (0..=8).
+pub const fn keep_bytes(keep: u8) -> u32 {
+    8 - keep.leading_zeros()
+}
+
+/// Byte enables of a beat holding `n` bytes (0..=8) from byte 0.
+pub const fn keep_of(n: u32) -> u8 {
+    if n >= 8 { 0xFF } else { ((1u16 << n) - 1) as u8 }
+}
+
 impl ParserOut {
-    /// The error counters, by `ParseError::index`.
-    pub fn error_counters(&self) -> [u32; wire::ParseError::COUNT] {
-        [
-            self.cnt_truncated,
-            self.cnt_length_mismatch,
-            self.cnt_unknown_kind,
-            self.cnt_reserved_bits,
-            self.cnt_descriptor_misplaced,
-            self.cnt_payload_misplaced,
-            self.cnt_too_long,
-            self.cnt_bad_field,
-        ]
+    pub fn hdr_conn(&self) -> u8 {
+        user::conn(self.m_axis_hdr_tuser as u32)
+    }
+    pub fn hdr_buf(&self) -> u8 {
+        user::buf(self.m_axis_hdr_tuser as u32)
+    }
+    pub fn pay_conn(&self) -> u8 {
+        user::conn(self.m_axis_pay_tuser)
+    }
+    pub fn pay_buf(&self) -> u8 {
+        user::buf(self.m_axis_pay_tuser)
+    }
+    pub fn pay_bad(&self) -> bool {
+        user::bad(self.m_axis_pay_tuser)
     }
 }
 
@@ -104,6 +147,7 @@ impl ParserOut {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HdrRec {
     pub conn: u8,
+    pub buf: u8,
     pub error: u8,
     pub mid: u8,
     pub flags: u8,
@@ -121,40 +165,11 @@ pub struct HdrRec {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PayRec {
     pub data: u64,
+    pub keep: u8,
     pub last: bool,
-    pub last_bytes: u8,
     pub bad: bool,
     pub conn: u8,
-}
-
-/// An output register with one skid slot.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Skid<T> {
-    pub out_valid: bool,
-    pub out: T,
-    pub skid_valid: bool,
-    pub skid: T,
-}
-
-impl<T: Copy> Skid<T> {
-    /// Clock edge: `ready` is the consumer's, `push` a new entry (only when the skid is free).
-    pub fn clock(&mut self, ready: bool, push: Option<T>) {
-        if !self.out_valid || ready {
-            if self.skid_valid {
-                self.out = self.skid;
-                self.skid_valid = false;
-            } else {
-                self.out_valid = push.is_some();
-                if let Some(p) = push {
-                    self.out = p;
-                }
-            }
-        } else if let Some(p) = push {
-            debug_assert!(!self.skid_valid, "in_ready keeps the skid slot free");
-            self.skid = p;
-            self.skid_valid = true;
-        }
-    }
+    pub buf: u8,
 }
 
 /// What the wire format says about a message id: the facts the hardware decodes.
@@ -193,6 +208,7 @@ pub struct ParserModel {
     /// Index of the next beat of the current message (saturating).
     pub beat: u32,
     pub conn: u8,
+    pub buf: u8,
     /// Beats 0..=4 of the current message (cleared when beat 0 arrives).
     pub w: [u64; 5],
     /// LargeSend: total + fixed bytes (33 bits), from beat 2.
@@ -201,8 +217,8 @@ pub struct ParserModel {
     pub expect: u64,
     pub hdr: Skid<HdrRec>,
     pub pay: Skid<PayRec>,
-    pub cnt_good: u32,
-    pub cnt_err: [u32; wire::ParseError::COUNT],
+    /// Good messages at index 0, then one counter per error code.
+    pub counters: CounterBank,
 }
 
 const TPF_MASK: u64 = mask(33);
@@ -228,13 +244,13 @@ impl ParserModel {
             p,
             beat: 0,
             conn: 0,
+            buf: 0,
             w: [0; 5],
             tpf: 0,
             expect: 0,
             hdr: Skid::default(),
             pay: Skid::default(),
-            cnt_good: 0,
-            cnt_err: [0; wire::ParseError::COUNT],
+            counters: CounterBank::new(COUNTERS),
         }
     }
 
@@ -243,7 +259,17 @@ impl ParserModel {
     }
 
     fn in_ready(&self) -> bool {
-        !self.hdr.skid_valid && !self.pay.skid_valid
+        self.hdr.can_push() && self.pay.can_push()
+    }
+
+    /// Good messages parsed so far.
+    pub fn good(&self) -> u32 {
+        self.counters.get(code::GOOD as usize)
+    }
+
+    /// The error counters, by `ParseError::index`.
+    pub fn error_counters(&self) -> [u32; wire::ParseError::COUNT] {
+        std::array::from_fn(|k| self.counters.get(k + 1))
     }
 }
 
@@ -324,37 +350,27 @@ impl CycleModel for ParserModel {
     fn outputs(&self, _i: &ParserIn) -> ParserOut {
         let h = &self.hdr.out;
         let p = &self.pay.out;
-        let c = &self.cnt_err;
         ParserOut {
-            in_ready: self.in_ready(),
-            hdr_valid: self.hdr.out_valid,
-            hdr_conn: h.conn,
-            hdr_error: h.error,
-            hdr_mid: h.mid,
-            hdr_flags: h.flags,
-            hdr_bufs: h.bufs,
-            hdr_len: h.len,
-            hdr_mseq: h.mseq,
-            hdr_mseq_ack: h.mseq_ack,
-            hdr_ext: h.ext,
-            hdr_desc_addr: h.desc_addr,
-            hdr_desc_key: h.desc_key,
-            hdr_desc_len: h.desc_len,
-            pay_valid: self.pay.out_valid,
-            pay_data: p.data,
-            pay_last: p.last,
-            pay_last_bytes: p.last_bytes,
-            pay_bad: p.bad,
-            pay_conn: p.conn,
-            cnt_good: self.cnt_good,
-            cnt_truncated: c[0],
-            cnt_length_mismatch: c[1],
-            cnt_unknown_kind: c[2],
-            cnt_reserved_bits: c[3],
-            cnt_descriptor_misplaced: c[4],
-            cnt_payload_misplaced: c[5],
-            cnt_too_long: c[6],
-            cnt_bad_field: c[7],
+            s_axis_rx_tready: self.in_ready(),
+            m_axis_hdr_tvalid: self.hdr.out_valid,
+            m_axis_hdr_tuser: user::pack(h.conn, h.buf),
+            m_axis_hdr_error: h.error,
+            m_axis_hdr_mid: h.mid,
+            m_axis_hdr_flags: h.flags,
+            m_axis_hdr_bufs: h.bufs,
+            m_axis_hdr_len: h.len,
+            m_axis_hdr_mseq: h.mseq,
+            m_axis_hdr_mseq_ack: h.mseq_ack,
+            m_axis_hdr_ext: h.ext,
+            m_axis_hdr_desc_addr: h.desc_addr,
+            m_axis_hdr_desc_key: h.desc_key,
+            m_axis_hdr_desc_len: h.desc_len,
+            m_axis_pay_tvalid: self.pay.out_valid,
+            m_axis_pay_tdata: p.data,
+            m_axis_pay_tkeep: p.keep,
+            m_axis_pay_tlast: p.last,
+            m_axis_pay_tuser: (p.bad as u32) << user::BAD_BIT | user::pack(p.conn, p.buf) as u32,
+            cnt_rd_data: self.counters.rd_data(),
         }
     }
 
@@ -363,18 +379,23 @@ impl CycleModel for ParserModel {
             *self = ParserModel::new(self.p);
             return;
         }
-        let accept = i.in_valid && self.in_ready();
+        let accept = i.s_axis_rx_tvalid && self.in_ready();
         let mut push_hdr = None;
         let mut push_pay = None;
+        let mut count = None;
         if accept {
             let b = self.beat;
-            let word = i.in_data;
+            let word = i.s_axis_rx_tdata;
             // The current message's words as they stand after this beat.
             let mut w = if b == 0 { [0; 5] } else { self.w };
             if b < 5 {
                 w[b as usize] = word;
             }
-            let conn = if b == 0 { i.in_conn } else { self.conn };
+            let (conn, buf) = if b == 0 {
+                (user::conn(i.s_axis_rx_tuser as u32), user::buf(i.s_axis_rx_tuser as u32))
+            } else {
+                (self.conn, self.buf)
+            };
             let m = w[0] as u8;
             let flags = (w[0] >> 8) as u8;
             let k = KindInfo::of(m);
@@ -388,17 +409,13 @@ impl CycleModel for ParserModel {
             let expect =
                 if b == 4 { tpf.wrapping_sub(word >> 32) & EXPECT_MASK } else { self.expect };
             let is_pay = k.payload_allowed && b >= fixed_beats;
-            let lb = if i.in_last_bytes & 7 == 0 { 8 } else { (i.in_last_bytes & 7) as u32 };
-            if i.in_last {
+            if i.s_axis_rx_tlast {
+                let lb = keep_bytes(i.s_axis_rx_tkeep);
                 let err = verdict(self.p.buf_size, b, lb, &w, tpf, expect);
-                if err == code::GOOD {
-                    self.cnt_good = self.cnt_good.wrapping_add(1);
-                } else {
-                    let c = &mut self.cnt_err[err as usize - 1];
-                    *c = c.wrapping_add(1);
-                }
+                count = Some(err as usize);
                 push_hdr = Some(HdrRec {
                     conn,
+                    buf,
                     error: err,
                     mid: m,
                     flags,
@@ -414,24 +431,27 @@ impl CycleModel for ParserModel {
                 if is_pay {
                     push_pay = Some(PayRec {
                         data: word,
+                        keep: keep_of(lb),
                         last: true,
-                        last_bytes: i.in_last_bytes & 7,
                         bad: err != code::GOOD,
                         conn,
+                        buf,
                     });
                 }
             } else if is_pay {
                 push_pay =
-                    Some(PayRec { data: word, last: false, last_bytes: 0, bad: false, conn });
+                    Some(PayRec { data: word, keep: 0xFF, last: false, bad: false, conn, buf });
             }
             self.w = w;
             self.conn = conn;
+            self.buf = buf;
             self.tpf = tpf;
             self.expect = expect;
-            self.beat = if i.in_last { 0 } else { u32::min(b + 1, self.p.max_beats()) };
+            self.beat = if i.s_axis_rx_tlast { 0 } else { u32::min(b + 1, self.p.max_beats()) };
             debug_assert!(self.beat < 1 << BEAT_BITS);
         }
-        self.hdr.clock(i.hdr_ready, push_hdr);
-        self.pay.clock(i.pay_ready, push_pay);
+        self.hdr.clock(i.m_axis_hdr_tready, push_hdr);
+        self.pay.clock(i.m_axis_pay_tready, push_pay);
+        self.counters.clock(count, i.cnt_rd_index as usize);
     }
 }

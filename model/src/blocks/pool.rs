@@ -30,7 +30,7 @@ use crate::params::PoolParams;
 use crate::ports::CycleModel;
 use crate::seq;
 
-use super::parser::Skid;
+use super::widgets::Skid;
 
 /// Request opcodes.
 pub mod op {

@@ -161,3 +161,12 @@ impl PoolDriver {
         }
     }
 }
+
+impl crate::ports::Stimulus<PoolIn, PoolOut> for PoolDriver {
+    fn next(&mut self) -> PoolIn {
+        self.inputs()
+    }
+    fn observe(&mut self, i: &PoolIn, o: &PoolOut) {
+        self.advance(i, o);
+    }
+}

@@ -629,3 +629,12 @@ pub fn model_figures(p: &SequencerParams) -> Result<SequencerFigures, String> {
     };
     measure(&mut step, p)
 }
+
+impl crate::ports::Stimulus<SequencerIn, SequencerOut> for SeqDriver {
+    fn next(&mut self) -> SequencerIn {
+        self.inputs()
+    }
+    fn observe(&mut self, i: &SequencerIn, o: &SequencerOut) {
+        SeqDriver::observe(self, i, o)
+    }
+}

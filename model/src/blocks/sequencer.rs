@@ -38,7 +38,7 @@
 //! The model mirrors the hardware's registers one for one: [`SequencerModel::clock`] computes
 //! every register's next value from the current registers and inputs.
 
-use super::parser::Skid;
+use super::widgets::Skid;
 use crate::params::SequencerParams;
 use crate::ports::CycleModel;
 

@@ -5,10 +5,10 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::parser::ParserIn;
+use super::parser::{ParserIn, keep_bytes, keep_of, user};
 use crate::wire::{self, Descriptor, Frame, Header, HelloParams, Kind, Message};
 
-/// Cut a message into beats: (data, last, last_bytes with 0 meaning 8).
+/// Cut a message into beats: (data, last, tkeep).
 pub fn beats(bytes: &[u8]) -> Vec<(u64, bool, u8)> {
     let n = bytes.len().div_ceil(8).max(1);
     (0..n)
@@ -17,8 +17,8 @@ pub fn beats(bytes: &[u8]) -> Vec<(u64, bool, u8)> {
             let mut w = [0u8; 8];
             w[..chunk.len()].copy_from_slice(chunk);
             let last = i == n - 1;
-            let lb = if last { (chunk.len().max(1) % 8) as u8 } else { 0 };
-            (u64::from_le_bytes(w), last, lb)
+            let keep = if last { keep_of(chunk.len() as u32) } else { 0xFF };
+            (u64::from_le_bytes(w), last, keep)
         })
         .collect()
 }
@@ -230,11 +230,18 @@ impl MessageGen {
 pub struct ParserDriver {
     rng: ChaCha8Rng,
     pub messages: MessageGen,
-    /// Messages sent, in order, with their connection.
+    /// Messages sent, in order, with their connection (as the parser sees them: cut at the
+    /// last beat's highest kept byte).
     pub sent: Vec<(u8, Vec<u8>)>,
+    /// The receive-buffer id each sent message carried in `tuser`.
+    pub sent_buf: Vec<u8>,
+    /// The beats each sent message took (one more than its bytes need when its last beat
+    /// kept no byte).
+    pub sent_beats: Vec<usize>,
     current: Vec<(u64, bool, u8)>,
     pos: usize,
     conn: u8,
+    buf: u8,
     connections: u16,
     /// Probability that `in_valid` is high when a beat is waiting.
     pub valid_rate: f64,
@@ -251,9 +258,12 @@ impl ParserDriver {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0xD1CE),
             messages: MessageGen::new(seed, buf_size, bad_share),
             sent: Vec::new(),
+            sent_buf: Vec::new(),
+            sent_beats: Vec::new(),
             current: Vec::new(),
             pos: 0,
             conn: 0,
+            buf: 0,
             connections,
             valid_rate: 0.8,
             ready_rate: 0.8,
@@ -266,40 +276,75 @@ impl ParserDriver {
     /// whether the beat was taken.
     pub fn inputs(&mut self) -> ParserIn {
         if self.pos >= self.current.len() {
-            let m = self.messages.next_message();
+            let mut m = self.messages.next_message();
             self.current = beats(&m);
+            // Now and then a last beat with holes or no bytes at all: the parser counts up
+            // to the highest kept byte, so the message it sees is cut there.
+            let beats_before_last = self.current.len() - 1;
+            if let Some(l) = self.current.last_mut().filter(|_| self.rng.gen_bool(0.05)) {
+                l.2 = if self.rng.gen_bool(0.3) { 0 } else { l.2 & self.rng.r#gen::<u8>() };
+                m.truncate(beats_before_last * 8 + keep_bytes(l.2) as usize);
+            }
             self.pos = 0;
-            self.conn = self.rng.gen_range(0..self.connections) as u8;
+            // Ids up to and one past the configured connections (the parser carries them
+            // without looking them up), and any buffer id.
+            let top = (self.connections as u32 + 1).min(256);
+            self.conn = self.rng.gen_range(0..top) as u8;
+            self.buf = self.rng.r#gen();
             if self.record {
                 self.sent.push((self.conn, m));
+                self.sent_buf.push(self.buf);
+                self.sent_beats.push(self.current.len());
             }
         }
         // Once valid, a beat stays valid until taken (stream rule).
         let i = match self.pending {
             Some(i) => i,
             None => {
-                let (data, last, lb) = self.current[self.pos];
+                let (data, last, keep) = self.current[self.pos];
                 let valid = self.rng.gen_bool(self.valid_rate);
-                let mut i = ParserIn {
-                    in_valid: valid,
-                    in_data: if valid { data } else { self.rng.r#gen() },
-                    in_last: valid && last,
-                    in_last_bytes: if valid { lb } else { self.rng.gen_range(0..8) },
-                    in_conn: if valid { self.conn } else { self.rng.r#gen() },
-                    ..ParserIn::default()
+                let i = if valid {
+                    ParserIn {
+                        s_axis_rx_tvalid: true,
+                        s_axis_rx_tdata: data,
+                        s_axis_rx_tlast: last,
+                        // Any enables on beats before the last: they are taken as full.
+                        s_axis_rx_tkeep: if last || self.rng.gen_bool(0.9) {
+                            keep
+                        } else {
+                            self.rng.r#gen()
+                        },
+                        s_axis_rx_tuser: user::pack(self.conn, self.buf),
+                        ..ParserIn::default()
+                    }
+                } else {
+                    ParserIn {
+                        s_axis_rx_tdata: self.rng.r#gen(),
+                        s_axis_rx_tlast: self.rng.r#gen(),
+                        s_axis_rx_tkeep: self.rng.r#gen(),
+                        s_axis_rx_tuser: self.rng.r#gen(),
+                        ..ParserIn::default()
+                    }
                 };
                 if valid {
                     self.pending = Some(i);
                 }
-                i.in_valid = valid;
                 i
             }
         };
         ParserIn {
-            hdr_ready: self.rng.gen_bool(self.ready_rate),
-            pay_ready: self.rng.gen_bool(self.ready_rate),
+            m_axis_hdr_tready: self.rng.gen_bool(self.ready_rate),
+            m_axis_pay_tready: self.rng.gen_bool(self.ready_rate),
+            cnt_rd_index: self.rng.gen_range(0..1 << crate::params::CNT_INDEX_BITS),
             ..i
         }
+    }
+
+    /// A reset was applied (by the harness): the message in flight is abandoned, as the
+    /// parser abandons it.
+    pub fn reset(&mut self) {
+        self.pending = None;
+        self.pos = self.current.len();
     }
 
     /// After the edge: `taken` = in_valid && in_ready during the cycle.
@@ -308,5 +353,17 @@ impl ParserDriver {
             self.pending = None;
             self.pos += 1;
         }
+    }
+}
+
+impl crate::ports::Stimulus<ParserIn, super::parser::ParserOut> for ParserDriver {
+    fn next(&mut self) -> ParserIn {
+        self.inputs()
+    }
+    fn observe(&mut self, i: &ParserIn, o: &super::parser::ParserOut) {
+        self.advance(i.s_axis_rx_tvalid && o.s_axis_rx_tready);
+    }
+    fn reset(&mut self) {
+        ParserDriver::reset(self)
     }
 }

@@ -1,0 +1,335 @@
+//! The control-message parser.
+//!
+//! # Ports
+//! The ports are `sanswitch_model::blocks::parser::{ParserIn, ParserOut}`, one signal per
+//! field with the same name and width (the co-simulation build checks the generated Verilog
+//! against those tables), plus `clock`.
+//!
+//! - **Receive stream in** (`s_axis_rx_*`, AXI4-Stream): 64-bit beats, byte `i` in bits
+//!   `[8i+7:8i]`; `tlast` on a message's final beat, whose bytes run up to its highest `tkeep`
+//!   bit; `tuser` = `{buf, conn}`, sampled with the first beat. Messages are not interleaved.
+//! - **Header records out** (`m_axis_hdr_*`): one per message, after its last beat, with
+//!   `error` = 0 (good) or `ParseError::index() + 1`; `tuser` = `{buf, conn}`.
+//! - **Payload beats out** (`m_axis_pay_*`, AXI4-Stream): the beats of Data and LargeSend
+//!   payloads, toward the receive buffer; `tuser` = `{bad, buf, conn}`, `bad` on the last beat
+//!   of a malformed message.
+//! - **Counter bank** (`cnt_rd_index` in, `cnt_rd_data` out one cycle later): good messages at
+//!   index 0, one counter per error kind at its code.
+//!
+//! # Timing
+//! Latency 1 on both outputs (a beat taken at edge `t` is on `m_axis_pay_*` during cycle
+//! `t`; a message's header record is on `m_axis_hdr_*` during the cycle that begins at the
+//! edge its last beat is taken). One beat per cycle, back-to-back messages with no idle
+//! cycle, while both outputs are ready. `s_axis_rx_tready` comes from registers only (low
+//! while a skid slot is full), so no combinational path runs from an output's `tready` to it.
+//!
+//! # Structure
+//! [`beat::BeatTracker`] says where in the message a beat is; [`verdict::Verdict`] checks
+//! it; this module captures beats 0 to 4, builds the records and feeds two
+//! [`SkidBuffer`]s and a [`CounterBank`].
+
+pub mod beat;
+pub mod verdict;
+
+use rust_hdl::prelude::*;
+use sanswitch_model::blocks::parser::COUNTERS;
+use sanswitch_model::params::{CNT_INDEX_BITS, ParserParams};
+
+use crate::widgets::{CounterBank, SkidBuffer};
+use beat::BeatTracker;
+use verdict::Verdict;
+
+const IDX: usize = CNT_INDEX_BITS as usize;
+
+/// A header record, as registered.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct HdrRec {
+    pub user: Bits<16>,
+    pub error: Bits<4>,
+    pub mid: Bits<8>,
+    pub flags: Bits<8>,
+    pub bufs: Bits<16>,
+    pub len: Bits<32>,
+    pub mseq: Bits<32>,
+    pub mseq_ack: Bits<32>,
+    pub ext: Bits<64>,
+    pub desc_addr: Bits<64>,
+    pub desc_key: Bits<32>,
+    pub desc_len: Bits<32>,
+}
+
+/// A payload beat, as registered.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct PayRec {
+    pub data: Bits<64>,
+    pub keep: Bits<8>,
+    pub last: Bit,
+    pub user: Bits<17>,
+}
+
+/// The control-message parser (see the module documentation).
+#[derive(LogicBlock)]
+pub struct ControlParser {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_axis_rx_tvalid: Signal<In, Bit>,
+    pub s_axis_rx_tdata: Signal<In, Bits<64>>,
+    pub s_axis_rx_tkeep: Signal<In, Bits<8>>,
+    pub s_axis_rx_tlast: Signal<In, Bit>,
+    pub s_axis_rx_tuser: Signal<In, Bits<16>>,
+    pub m_axis_hdr_tready: Signal<In, Bit>,
+    pub m_axis_pay_tready: Signal<In, Bit>,
+    pub cnt_rd_index: Signal<In, Bits<IDX>>,
+
+    pub s_axis_rx_tready: Signal<Out, Bit>,
+    pub m_axis_hdr_tvalid: Signal<Out, Bit>,
+    pub m_axis_hdr_tuser: Signal<Out, Bits<16>>,
+    pub m_axis_hdr_error: Signal<Out, Bits<4>>,
+    pub m_axis_hdr_mid: Signal<Out, Bits<8>>,
+    pub m_axis_hdr_flags: Signal<Out, Bits<8>>,
+    pub m_axis_hdr_bufs: Signal<Out, Bits<16>>,
+    pub m_axis_hdr_len: Signal<Out, Bits<32>>,
+    pub m_axis_hdr_mseq: Signal<Out, Bits<32>>,
+    pub m_axis_hdr_mseq_ack: Signal<Out, Bits<32>>,
+    pub m_axis_hdr_ext: Signal<Out, Bits<64>>,
+    pub m_axis_hdr_desc_addr: Signal<Out, Bits<64>>,
+    pub m_axis_hdr_desc_key: Signal<Out, Bits<32>>,
+    pub m_axis_hdr_desc_len: Signal<Out, Bits<32>>,
+    pub m_axis_pay_tvalid: Signal<Out, Bit>,
+    pub m_axis_pay_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_pay_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_pay_tlast: Signal<Out, Bit>,
+    pub m_axis_pay_tuser: Signal<Out, Bits<17>>,
+    pub cnt_rd_data: Signal<Out, Bits<32>>,
+
+    beat: BeatTracker,
+    verdict: Verdict,
+    hdr: SkidBuffer<HdrRec>,
+    pay: SkidBuffer<PayRec>,
+    counters: CounterBank,
+    /// The message's connection and buffer (`tuser` of its first beat) and beats 0 to 4.
+    user: DFF<Bits<16>>,
+    w0: DFF<Bits<64>>,
+    w1: DFF<Bits<64>>,
+    w2: DFF<Bits<64>>,
+    w3: DFF<Bits<64>>,
+    w4: DFF<Bits<64>>,
+
+    accept: Signal<Local, Bit>,
+    cur_user: Signal<Local, Bits<16>>,
+    cur_w0: Signal<Local, Bits<64>>,
+    cur_w1: Signal<Local, Bits<64>>,
+    cur_w2: Signal<Local, Bits<64>>,
+    cur_w3: Signal<Local, Bits<64>>,
+    cur_w4: Signal<Local, Bits<64>>,
+    keep_norm: Signal<Local, Bits<8>>,
+    rec: Signal<Local, HdrRec>,
+    prec: Signal<Local, PayRec>,
+}
+
+impl ControlParser {
+    pub fn new(p: &ParserParams) -> Self {
+        p.validate().expect("valid parser parameters");
+        ControlParser {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_axis_rx_tvalid: Default::default(),
+            s_axis_rx_tdata: Default::default(),
+            s_axis_rx_tkeep: Default::default(),
+            s_axis_rx_tlast: Default::default(),
+            s_axis_rx_tuser: Default::default(),
+            m_axis_hdr_tready: Default::default(),
+            m_axis_pay_tready: Default::default(),
+            cnt_rd_index: Default::default(),
+            s_axis_rx_tready: Default::default(),
+            m_axis_hdr_tvalid: Default::default(),
+            m_axis_hdr_tuser: Default::default(),
+            m_axis_hdr_error: Default::default(),
+            m_axis_hdr_mid: Default::default(),
+            m_axis_hdr_flags: Default::default(),
+            m_axis_hdr_bufs: Default::default(),
+            m_axis_hdr_len: Default::default(),
+            m_axis_hdr_mseq: Default::default(),
+            m_axis_hdr_mseq_ack: Default::default(),
+            m_axis_hdr_ext: Default::default(),
+            m_axis_hdr_desc_addr: Default::default(),
+            m_axis_hdr_desc_key: Default::default(),
+            m_axis_hdr_desc_len: Default::default(),
+            m_axis_pay_tvalid: Default::default(),
+            m_axis_pay_tdata: Default::default(),
+            m_axis_pay_tkeep: Default::default(),
+            m_axis_pay_tlast: Default::default(),
+            m_axis_pay_tuser: Default::default(),
+            cnt_rd_data: Default::default(),
+            beat: BeatTracker::new(p),
+            verdict: Default::default(),
+            hdr: Default::default(),
+            pay: Default::default(),
+            counters: CounterBank::new(COUNTERS),
+            user: Default::default(),
+            w0: Default::default(),
+            w1: Default::default(),
+            w2: Default::default(),
+            w3: Default::default(),
+            w4: Default::default(),
+            accept: Default::default(),
+            cur_user: Default::default(),
+            cur_w0: Default::default(),
+            cur_w1: Default::default(),
+            cur_w2: Default::default(),
+            cur_w3: Default::default(),
+            cur_w4: Default::default(),
+            keep_norm: Default::default(),
+            rec: Default::default(),
+            prec: Default::default(),
+        }
+    }
+}
+
+impl Default for ControlParser {
+    fn default() -> Self {
+        Self::new(&ParserParams::default())
+    }
+}
+
+impl Logic for ControlParser {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, user, w0, w1, w2, w3, w4);
+        clock!(self, clock, beat, verdict, hdr, pay, counters);
+        self.beat.reset.next = self.reset.val();
+        self.verdict.reset.next = self.reset.val();
+        self.hdr.reset.next = self.reset.val();
+        self.pay.reset.next = self.reset.val();
+        self.counters.reset.next = self.reset.val();
+
+        // Registered-only ready: a free skid slot on both outputs.
+        self.accept.next =
+            self.s_axis_rx_tvalid.val() & self.hdr.can_push.val() & self.pay.can_push.val();
+        self.beat.accept.next = self.accept.val();
+        self.beat.last.next = self.s_axis_rx_tlast.val();
+        self.beat.keep.next = self.s_axis_rx_tkeep.val();
+
+        // The message's words as they stand after this beat (for the records).
+        self.cur_w0.next = self.w0.q.val();
+        self.cur_w1.next = self.w1.q.val();
+        self.cur_w2.next = self.w2.q.val();
+        self.cur_w3.next = self.w3.q.val();
+        self.cur_w4.next = self.w4.q.val();
+        self.cur_user.next = self.user.q.val();
+        if self.beat.first5.val().get_bit(0) {
+            self.cur_w0.next = self.s_axis_rx_tdata.val();
+            self.cur_w1.next = 0.into();
+            self.cur_w2.next = 0.into();
+            self.cur_w3.next = 0.into();
+            self.cur_w4.next = 0.into();
+            self.cur_user.next = self.s_axis_rx_tuser.val();
+        }
+        if self.beat.first5.val().get_bit(1) {
+            self.cur_w1.next = self.s_axis_rx_tdata.val();
+        }
+        if self.beat.first5.val().get_bit(2) {
+            self.cur_w2.next = self.s_axis_rx_tdata.val();
+        }
+        if self.beat.first5.val().get_bit(3) {
+            self.cur_w3.next = self.s_axis_rx_tdata.val();
+        }
+        if self.beat.first5.val().get_bit(4) {
+            self.cur_w4.next = self.s_axis_rx_tdata.val();
+        }
+        if self.accept.val() {
+            self.w0.d.next = self.cur_w0.val();
+            self.w1.d.next = self.cur_w1.val();
+            self.w2.d.next = self.cur_w2.val();
+            self.w3.d.next = self.cur_w3.val();
+            self.w4.d.next = self.cur_w4.val();
+            self.user.d.next = self.cur_user.val();
+        }
+
+        self.verdict.accept.next = self.accept.val();
+        self.verdict.first5.next = self.beat.first5.val();
+        self.verdict.part.next = self.beat.part.val();
+        self.verdict.got.next = self.beat.got.val();
+        self.verdict.long.next = self.beat.long.val();
+        self.verdict.data.next = self.s_axis_rx_tdata.val();
+        self.verdict.w0.next = self.w0.q.val();
+        self.verdict.w2_lo.next = self.w2.q.val().get_bits::<32>(0);
+
+        // The header record of a message ending with this beat.
+        self.rec.next.user = self.cur_user.val();
+        self.rec.next.error = self.verdict.err.val();
+        self.rec.next.mid = self.cur_w0.val().get_bits::<8>(0);
+        self.rec.next.flags = self.cur_w0.val().get_bits::<8>(8);
+        self.rec.next.bufs = self.cur_w0.val().get_bits::<16>(16);
+        self.rec.next.len = self.cur_w0.val().get_bits::<32>(32);
+        self.rec.next.mseq = self.cur_w1.val().get_bits::<32>(0);
+        self.rec.next.mseq_ack = self.cur_w1.val().get_bits::<32>(32);
+        self.rec.next.ext = 0.into();
+        if self.verdict.ext.val() {
+            self.rec.next.ext = self.cur_w2.val();
+        }
+        self.rec.next.desc_addr = 0.into();
+        self.rec.next.desc_key = 0.into();
+        self.rec.next.desc_len = 0.into();
+        if self.verdict.desc_present.val() {
+            self.rec.next.desc_addr = self.cur_w3.val();
+            self.rec.next.desc_key = self.cur_w4.val().get_bits::<32>(0);
+            self.rec.next.desc_len = self.cur_w4.val().get_bits::<32>(32);
+        }
+        self.hdr.push.next = self.accept.val() & self.s_axis_rx_tlast.val();
+        self.hdr.push_data.next = self.rec.val();
+        self.hdr.out_ready.next = self.m_axis_hdr_tready.val();
+
+        // The payload beat: full unless last; a last beat's enables made contiguous.
+        self.keep_norm.next = 0xFF.into();
+        if self.s_axis_rx_tlast.val() {
+            self.keep_norm.next = self.beat.keep_norm.val();
+        }
+        self.prec.next.data = self.s_axis_rx_tdata.val();
+        self.prec.next.keep = self.keep_norm.val();
+        self.prec.next.last = self.s_axis_rx_tlast.val();
+        self.prec.next.user = bit_cast::<17, 16>(self.cur_user.val());
+        if self.s_axis_rx_tlast.val() & self.verdict.bad.val() {
+            self.prec.next.user = bit_cast::<17, 16>(self.cur_user.val()).replace_bit(16, true);
+        }
+        self.pay.push.next = self.accept.val() & self.verdict.is_pay.val();
+        self.pay.push_data.next = self.prec.val();
+        self.pay.out_ready.next = self.m_axis_pay_tready.val();
+
+        // One count per message: good at index 0, else at its error code.
+        self.counters.inc.next = self.accept.val() & self.s_axis_rx_tlast.val();
+        self.counters.inc_index.next = bit_cast::<IDX, 4>(self.verdict.err.val());
+        self.counters.rd_index.next = self.cnt_rd_index.val();
+
+        if self.reset.val() {
+            self.user.d.next = 0.into();
+            self.w0.d.next = 0.into();
+            self.w1.d.next = 0.into();
+            self.w2.d.next = 0.into();
+            self.w3.d.next = 0.into();
+            self.w4.d.next = 0.into();
+        }
+
+        // Outputs, all from registers.
+        self.s_axis_rx_tready.next = self.hdr.can_push.val() & self.pay.can_push.val();
+        self.m_axis_hdr_tvalid.next = self.hdr.out_valid.val();
+        self.m_axis_hdr_tuser.next = self.hdr.out_data.val().user;
+        self.m_axis_hdr_error.next = self.hdr.out_data.val().error;
+        self.m_axis_hdr_mid.next = self.hdr.out_data.val().mid;
+        self.m_axis_hdr_flags.next = self.hdr.out_data.val().flags;
+        self.m_axis_hdr_bufs.next = self.hdr.out_data.val().bufs;
+        self.m_axis_hdr_len.next = self.hdr.out_data.val().len;
+        self.m_axis_hdr_mseq.next = self.hdr.out_data.val().mseq;
+        self.m_axis_hdr_mseq_ack.next = self.hdr.out_data.val().mseq_ack;
+        self.m_axis_hdr_ext.next = self.hdr.out_data.val().ext;
+        self.m_axis_hdr_desc_addr.next = self.hdr.out_data.val().desc_addr;
+        self.m_axis_hdr_desc_key.next = self.hdr.out_data.val().desc_key;
+        self.m_axis_hdr_desc_len.next = self.hdr.out_data.val().desc_len;
+        self.m_axis_pay_tvalid.next = self.pay.out_valid.val();
+        self.m_axis_pay_tdata.next = self.pay.out_data.val().data;
+        self.m_axis_pay_tkeep.next = self.pay.out_data.val().keep;
+        self.m_axis_pay_tlast.next = self.pay.out_data.val().last;
+        self.m_axis_pay_tuser.next = self.pay.out_data.val().user;
+        self.cnt_rd_data.next = self.counters.rd_data.val();
+    }
+}

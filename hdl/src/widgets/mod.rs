@@ -1,0 +1,16 @@
+//! Small rust-hdl widgets the blocks are built from, one per file, each with the cycle model
+//! of the same name in `sanswitch_model::blocks::widgets` and a test against it.
+//!
+//! - [`SkidBuffer`]: an output register with one skid slot (a registered `can_push`, so no
+//!   combinational path runs from the consumer's ready back to the producer);
+//! - [`CounterBank`]: up to 32 event counters in LUT RAM behind one narrow read port;
+//! - [`LutRam`]: distributed RAM with an asynchronous read port, the storage of per-connection
+//!   state and of tables.
+
+pub mod counter_bank;
+pub mod lutram;
+pub mod skid;
+
+pub use counter_bank::CounterBank;
+pub use lutram::LutRam;
+pub use skid::SkidBuffer;

@@ -1,0 +1,8 @@
+//! Cycle models of the small hardware widgets the blocks are built from, one per file, each
+//! the oracle of the rust-hdl widget of the same name in `hdl/src/widgets/`.
+
+pub mod counter_bank;
+pub mod skid;
+
+pub use counter_bank::CounterBank;
+pub use skid::Skid;
