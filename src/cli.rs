@@ -148,6 +148,11 @@ pub struct SimulateArgs {
     /// Probability that an RDMA operation completes with a transport error.
     #[arg(long, value_name = "P")]
     pub rdma_error_rate: Option<f64>,
+    /// Seed of the fault generator, mixed with --seed (scenario key fabric.faults.seed): 0
+    /// keeps the faults --seed alone gives, another value draws other faults for the same
+    /// workload.
+    #[arg(long, value_name = "N")]
+    pub fault_seed: Option<u64>,
     /// Abort: node NODE's application of connection CONN aborts after AFTER_MESSAGES
     /// messages have been sent on that connection (both directions).
     #[arg(long, value_name = "CONN:NODE:AFTER_MESSAGES", value_parser = parse_abort)]

@@ -31,7 +31,9 @@ pub struct Faults {
     pub rdma_error_rate: f64,
     /// Abort one endpoint at a chosen point.
     pub abort: Option<AbortAt>,
-    /// Seed of the fault generator.
+    /// Seed of the fault generator. A workload (`workload::run`) mixes it with its own seed
+    /// (`seed ^ 0x5eed ^ faults.seed`): 0 keeps the faults the workload's seed alone gives,
+    /// another value draws other faults for the same workload.
     pub seed: u64,
 }
 

@@ -10,7 +10,9 @@
 //!
 //! The plan is drawn from the seed and replayed, never held: a send's data is made when it is
 //! submitted and checked byte by byte as it arrives, so memory grows with what is in flight,
-//! not with the number of sends.
+//! not with the number of sends. [`Workload::validate`] refuses what the model cannot run,
+//! each problem named by its scenario key; the limits are the constants below,
+//! [`crate::endpoint::MAX_BUFS`] and the clock bounds of [`crate::fabric`].
 
 use std::collections::BTreeMap;
 
@@ -19,7 +21,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::endpoint::{Action, Config, Endpoint, Event, ReqId, Role, Stats};
-use crate::fabric::{Fabric, FabricConfig, FabricStats};
+use crate::fabric::{Fabric, FabricConfig, FabricStats, MAX_TIME_NS};
 use crate::status::WsaError;
 use crate::wire;
 
@@ -36,6 +38,8 @@ pub struct Workload {
     /// Share of sends that are urgent (MSG_OOB).
     pub urgent_share: f64,
     /// Whether node 0 / node 1 support RDMA read; `None` picks at random per connection.
+    /// Exactly two entries (a scenario leaves the key out for random).
+    #[serde(deserialize_with = "two_entries")]
     pub rdma_read: [Option<bool>; 2],
     /// Start sequence numbers within 64 of the wrap.
     pub seq_near_wrap: bool,
@@ -44,11 +48,200 @@ pub struct Workload {
     /// Receives each application keeps posted, and the largest of them.
     pub recvs_outstanding: usize,
     pub recv_max: usize,
-    /// Endpoint parameters (`rdma_read` and `initial_seq` are set per connection).
+    /// Endpoint parameters. `rdma_read` and `initial_seq` are set per connection (from
+    /// `rdma_read` and `seq_near_wrap` above), so a scenario that sets them is refused.
+    #[serde(deserialize_with = "endpoint_keys")]
     pub endpoint: Config,
     pub fabric: FabricConfig,
-    /// Stop after this much simulated time (a deadlock shows as running out of events first).
+    /// Stop after this much simulated time (a deadlock shows as running out of events first);
+    /// at most [`MAX_TIME_NS`].
     pub time_limit_ns: u64,
+}
+
+/// Largest send, in bytes: a send is held whole in memory while it is in flight.
+pub const MAX_SEND: usize = 1 << 30;
+/// Most bytes the applications may have handed to the switches at once, over the whole run:
+/// `connections * 2 * sends_outstanding * max_size`. Data is made as it is sent and checked as
+/// it arrives, so this (and a few copies of it at worst: a registered source, a receiver's
+/// target and stream) is what the run holds, whatever the number of sends.
+pub const MAX_IN_FLIGHT: u64 = 1 << 32;
+/// Smallest `endpoint.rdma_threshold` the workload accepts: it draws some sizes in
+/// `4096..=4 * rdma_threshold`.
+pub const MIN_RDMA_THRESHOLD: u32 = 1024;
+
+/// `rdma_read`: an array of exactly two entries (serde's arrays ignore extra ones in TOML).
+fn two_entries<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[Option<bool>; 2], D::Error> {
+    let v = Vec::<Option<bool>>::deserialize(d)?;
+    <[Option<bool>; 2]>::try_from(v).map_err(|v| {
+        serde::de::Error::custom(format!(
+            "rdma_read must have exactly 2 entries (node 0, node 1), got {}",
+            v.len()
+        ))
+    })
+}
+
+/// The `endpoint` keys of a scenario: `Config`'s, less the two the workload sets itself.
+#[derive(Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct EndpointKeys {
+    send_bufs: u16,
+    recv_bufs: u16,
+    buf_size: u32,
+    rdma_threshold: u32,
+    rdma_segment: u32,
+    rdma_window: u16,
+    rdma_read: Option<serde::de::IgnoredAny>,
+    initial_seq: Option<serde::de::IgnoredAny>,
+}
+
+impl Default for EndpointKeys {
+    fn default() -> Self {
+        let c = Config::default();
+        EndpointKeys {
+            send_bufs: c.send_bufs,
+            recv_bufs: c.recv_bufs,
+            buf_size: c.buf_size,
+            rdma_threshold: c.rdma_threshold,
+            rdma_segment: c.rdma_segment,
+            rdma_window: c.rdma_window,
+            rdma_read: None,
+            initial_seq: None,
+        }
+    }
+}
+
+/// `endpoint`: refuse the keys that would do nothing (the workload sets them per connection).
+fn endpoint_keys<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Config, D::Error> {
+    let k = EndpointKeys::deserialize(d)?;
+    let ignored = |key: &str, instead: &str| {
+        serde::de::Error::custom(format!(
+            "endpoint.{key} does nothing in a workload, which sets it per connection: use \
+             {instead}"
+        ))
+    };
+    if k.rdma_read.is_some() {
+        return Err(ignored("rdma_read", "the top-level rdma_read = [node 0, node 1]"));
+    }
+    if k.initial_seq.is_some() {
+        return Err(ignored("initial_seq", "seq_near_wrap"));
+    }
+    Ok(Config {
+        send_bufs: k.send_bufs,
+        recv_bufs: k.recv_bufs,
+        buf_size: k.buf_size,
+        rdma_threshold: k.rdma_threshold,
+        rdma_segment: k.rdma_segment,
+        rdma_window: k.rdma_window,
+        ..Config::default()
+    })
+}
+
+impl Workload {
+    /// Everything that makes the workload meaningless or that the model cannot run, each
+    /// problem naming its scenario key in backquotes (`endpoint.recv_bufs`), so that a front
+    /// end can add its own name for it. Empty when the workload can run.
+    pub fn validate(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        if let Err(e) = self.endpoint.validate() {
+            // The endpoint names its fields first, before " must": qualify them.
+            let (head, tail) = e.split_at(e.find(" must").unwrap_or(0));
+            let head: Vec<String> = head
+                .split(' ')
+                .map(|t| match t {
+                    "send_bufs" | "recv_bufs" | "buf_size" | "rdma_threshold" | "rdma_segment"
+                    | "rdma_window" => format!("`endpoint.{t}`"),
+                    t => t.to_string(),
+                })
+                .collect();
+            p.push(if head.concat().is_empty() {
+                format!("`endpoint`: {e}")
+            } else {
+                format!("{}{tail}", head.join(" "))
+            });
+        }
+        if self.endpoint.rdma_threshold < MIN_RDMA_THRESHOLD {
+            p.push(format!(
+                "`endpoint.rdma_threshold` must be at least {MIN_RDMA_THRESHOLD} for the random \
+                 workload, got {}",
+                self.endpoint.rdma_threshold
+            ));
+        }
+        if self.max_size > MAX_SEND {
+            p.push(format!(
+                "`max_size` must be at most {MAX_SEND} (1 GiB): a send is held whole in memory, \
+                 got {}",
+                self.max_size
+            ));
+        }
+        if self.connections == 0 {
+            p.push("`connections` must be at least 1".into());
+        }
+        if self.sends_outstanding == 0 {
+            p.push("`sends_outstanding` must be at least 1, or no send is ever submitted".into());
+        }
+        if self.recvs_outstanding == 0 {
+            p.push("`recvs_outstanding` must be at least 1, or nothing can be received".into());
+        }
+        if self.recv_max == 0 {
+            p.push("`recv_max` must be at least 1".into());
+        }
+        let in_flight = (self.connections as u64)
+            .checked_mul(2)
+            .and_then(|v| v.checked_mul(self.sends_outstanding as u64))
+            .and_then(|v| v.checked_mul(self.max_size as u64));
+        if in_flight.is_none_or(|v| v > MAX_IN_FLIGHT) {
+            p.push(format!(
+                "`connections` x 2 x `sends_outstanding` x `max_size` must be at most \
+                 {MAX_IN_FLIGHT} (4 GiB): it bounds the bytes in flight at once, got {} x 2 x {} \
+                 x {}",
+                self.connections, self.sends_outstanding, self.max_size
+            ));
+        }
+        let mut share = |name: &str, v: f64| {
+            if !(0.0..=1.0).contains(&v) {
+                p.push(format!("`{name}` must be between 0 and 1, got {v}"));
+            }
+        };
+        let f = &self.fabric.faults;
+        share("urgent_share", self.urgent_share);
+        share("fabric.faults.reg_fail_rate", f.reg_fail_rate);
+        share("fabric.faults.nomem_rate", f.nomem_rate);
+        share("fabric.faults.rdma_error_rate", f.rdma_error_rate);
+        // The longest transfer: a message fills at most a control buffer, an RDMA operation
+        // carries at most a segment.
+        let largest = u64::from(u32::max(self.endpoint.buf_size, self.endpoint.rdma_segment));
+        let what = " (the larger of `endpoint.buf_size` and `endpoint.rdma_segment`)";
+        for e in self.fabric.validate(largest, what) {
+            let (key, rest) = e.split_once(' ').unwrap_or((&e, ""));
+            p.push(format!("`fabric.{key}` {rest}"));
+        }
+        if let Some(a) = f.abort {
+            if a.conn >= self.connections {
+                p.push(format!(
+                    "`fabric.faults.abort` names connection {}, which does not exist (there \
+                     are {})",
+                    a.conn, self.connections
+                ));
+            }
+            if a.node > 1 {
+                p.push(format!("`fabric.faults.abort` node must be 0 or 1, got {}", a.node));
+            }
+            if a.after_messages == 0 {
+                p.push("`fabric.faults.abort` after_messages must be at least 1".into());
+            }
+        }
+        if self.time_limit_ns == 0 {
+            p.push("`time_limit_ns` must be positive".into());
+        }
+        if self.time_limit_ns > MAX_TIME_NS {
+            p.push(format!(
+                "`time_limit_ns` must be at most 2^62 = {MAX_TIME_NS} (the fabric's clock is a \
+                 u64 of ns), got {}",
+                self.time_limit_ns
+            ));
+        }
+        p
+    }
 }
 
 impl Default for Workload {
@@ -322,12 +515,16 @@ impl Side {
 /// Run a workload to the end. `progress(done, total)` is called as bytes arrive.
 ///
 /// The data of a send is made when it is submitted and checked as it arrives, so memory grows
-/// with what is in flight, not with the plan.
+/// with what is in flight (see [`MAX_IN_FLIGHT`]), not with the plan. Call
+/// [`Workload::validate`] first: the model assumes a workload it can run.
 pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
     let base = ChaCha8Rng::seed_from_u64(w.seed);
     let mut rng = base.clone();
     let mut fabric = Fabric::new(FabricConfig {
-        faults: crate::fabric::Faults { seed: w.seed ^ 0x5eed, ..w.fabric.faults.clone() },
+        faults: crate::fabric::Faults {
+            seed: w.seed ^ 0x5eed ^ w.fabric.faults.seed,
+            ..w.fabric.faults.clone()
+        },
         ..w.fabric.clone()
     });
     let aborting = w.fabric.faults.abort.is_some();
