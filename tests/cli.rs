@@ -268,7 +268,7 @@ fn link_rates_beyond_the_clock_are_refused() {
         &["--link-gbps", &slower.to_string()],
         &["fabric.link_gbps (--link-gbps)", "1.1368683772161603e-13", "endpoint.rdma_segment"],
     );
-    for bad in ["0", "inf", "NaN"] {
+    for bad in ["0", "-1", "inf", "NaN"] {
         assert_refused(&["--link-gbps", bad], &["fabric.link_gbps (--link-gbps)"]);
     }
 }
@@ -356,4 +356,42 @@ fn fault_seed_draws_other_faults() {
         scratch("fault-seed.toml", &text.replace("[fabric.faults]", "[fabric.faults]\nseed = 5"));
     let keyed = assert_intact(&["--scenario", p.to_str().unwrap(), "--sends", "30"]);
     assert_eq!(keyed, other);
+}
+
+#[test]
+fn negative_numbers_name_their_flag() {
+    for flag in [
+        "--seed",
+        "--connections",
+        "--sends",
+        "--max-size",
+        "--recv-bufs",
+        "--send-bufs",
+        "--buf-size",
+        "--rdma-threshold",
+        "--latency-ns",
+        "--reg-capacity",
+        "--fault-seed",
+    ] {
+        let stderr = assert_refused(&[flag, "-3"], &[&format!("'{flag} <")]);
+        assert!(stderr.contains("not a negative one"), "{flag}: {stderr}");
+        // 0 is where the numbers start: not refused as a number (it may make an impossible
+        // workload, which is then named by its key).
+        let out = sanswitch(&["simulate", "--quiet", "--sends", "0", flag, "0"]);
+        assert!(!text(&out.stderr).contains("whole number"), "{flag} 0: {}", text(&out.stderr));
+    }
+    for flag in ["--urgent-share", "--link-gbps", "--reg-fail-rate", "--nomem-rate"] {
+        assert_refused(&[flag, "-0.5"], &[&format!("({flag})")]);
+    }
+    assert_refused(&["--rdma-error-rate", "-0.5"], &["(--rdma-error-rate)"]);
+    assert_refused(&["--abort", "-1:0:3"], &["--abort", "CONN `-1`"]);
+    // The other commands' numbers too.
+    for args in
+        [&["generate", "--out", "unused", "--connections", "-3"][..], &["bench", "--cycles", "-3"]]
+    {
+        let out = sanswitch(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&format!("'{} <", args[args.len() - 2])), "{args:?}: {stderr}");
+    }
 }
