@@ -46,10 +46,10 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Receive-buffer size the parser checks lengths against, in bytes (64..=65536).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub buf_size: Option<u32>,
     /// Connections sharing the receive stream (1..=256).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub connections: Option<u32>,
     /// Skip the Yosys synthesis (area and depth); lint and validation still run.
     #[arg(long)]
@@ -62,7 +62,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
     /// Cycles of each simulation-speed run (Verilator and model); rust-hdl runs at most 3000.
-    #[arg(long, value_name = "N", default_value_t = 2_000_000,
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub cycles: u64,
 }
@@ -98,19 +98,19 @@ pub struct SimulateArgs {
     pub scenario: Option<PathBuf>,
 
     /// Seed of the workload (sizes, data, capabilities) and of the fault generator.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub seed: Option<u64>,
     /// Connections between the two nodes.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub connections: Option<usize>,
     /// Sends planned in each direction of each connection.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub sends: Option<usize>,
     /// Largest send, in bytes.
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub max_size: Option<usize>,
     /// Share of sends that are urgent (MSG_OOB), 0 to 1.
-    #[arg(long, value_name = "SHARE")]
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
     pub urgent_share: Option<f64>,
     /// Whether node 0's provider supports RDMA read.
     #[arg(long, value_enum, value_name = "MODE")]
@@ -119,38 +119,44 @@ pub struct SimulateArgs {
     #[arg(long, value_enum, value_name = "MODE")]
     pub read1: Option<ReadMode>,
     /// Control buffers each endpoint posts to receive.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u16>)]
     pub recv_bufs: Option<u16>,
     /// Control buffers each endpoint uses to send.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u16>)]
     pub send_bufs: Option<u16>,
     /// Size of every control buffer, in bytes.
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub buf_size: Option<u32>,
     /// Sends of more bytes than this take the zero-copy (RDMA) path.
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub rdma_threshold: Option<u32>,
     /// One-way latency of the SAN, in ns.
-    #[arg(long, value_name = "NS")]
+    #[arg(long, value_name = "NS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub latency_ns: Option<u64>,
     /// Link bandwidth per direction, in Gbit/s.
-    #[arg(long, value_name = "GBPS")]
+    #[arg(long, value_name = "GBPS", allow_negative_numbers = true)]
     pub link_gbps: Option<f64>,
     /// Registration-table entries per node.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub reg_capacity: Option<usize>,
     /// Probability that a registration fails as if the table were full.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub reg_fail_rate: Option<f64>,
     /// Probability that a registration fails for lack of temporary memory.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub nomem_rate: Option<f64>,
     /// Probability that an RDMA operation completes with a transport error.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub rdma_error_rate: Option<f64>,
+    /// Seed of the fault generator, mixed with --seed (scenario key fabric.faults.seed): 0
+    /// keeps the faults --seed alone gives, another value draws other faults for the same
+    /// workload.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub fault_seed: Option<u64>,
     /// Abort: node NODE's application of connection CONN aborts after AFTER_MESSAGES
     /// messages have been sent on that connection (both directions).
-    #[arg(long, value_name = "CONN:NODE:AFTER_MESSAGES", value_parser = parse_abort)]
+    #[arg(long, value_name = "CONN:NODE:AFTER_MESSAGES", allow_hyphen_values = true,
+          value_parser = parse_abort)]
     pub abort: Option<AbortAt>,
     /// Start sequence numbers anywhere instead of within 64 of the wrap.
     #[arg(long)]
@@ -162,6 +168,34 @@ pub struct SimulateArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// A whole number for a flag of type `T`. Clap names the flag (`invalid value '-3' for
+/// '--sends <SENDS>'`); this says what was expected, also for a negative number, which clap
+/// would otherwise take for an unknown flag.
+fn whole<T>(s: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + num::Max,
+{
+    s.trim().parse::<T>().map_err(|_| {
+        let negative = s.trim().starts_with('-');
+        format!(
+            "expected a whole number from 0 to {}{}",
+            T::MAX,
+            if negative { ", not a negative one" } else { "" }
+        )
+    })
+}
+
+mod num {
+    /// The largest value of an unsigned flag type.
+    pub trait Max {
+        const MAX: u64;
+    }
+    macro_rules! max {
+        ($($t:ty),*) => { $(impl Max for $t { const MAX: u64 = <$t>::MAX as u64; })* };
+    }
+    max!(u16, u32, u64, usize);
 }
 
 /// Parse `CONN:NODE:AFTER_MESSAGES`.

@@ -13,9 +13,6 @@ use sanswitch_model::workload::{self, Summary, Workload};
 use crate::cli::SimulateArgs;
 use crate::error::Error;
 
-/// Largest send accepted: the workload holds every planned send in memory.
-const MAX_SEND: usize = 1 << 30;
-
 /// Runs shorter than this draw no progress bar at all.
 const BAR_DELAY: Duration = Duration::from_millis(300);
 
@@ -94,6 +91,7 @@ pub fn workload_from(args: &SimulateArgs) -> Result<Workload, Error> {
     set(&mut w.fabric.faults.reg_fail_rate, args.reg_fail_rate);
     set(&mut w.fabric.faults.nomem_rate, args.nomem_rate);
     set(&mut w.fabric.faults.rdma_error_rate, args.rdma_error_rate);
+    set(&mut w.fabric.faults.seed, args.fault_seed);
     if args.abort.is_some() {
         w.fabric.faults.abort = args.abort;
     }
@@ -110,84 +108,49 @@ pub fn load_scenario(path: &Path) -> Result<Workload, Error> {
     toml::from_str(&text).map_err(|source| Error::ParseScenario { path: path.to_owned(), source })
 }
 
-/// Everything that would make the run meaningless or make the model refuse it, each named by
-/// its scenario key and its flag.
+/// The flag that sets each scenario key, where there is one.
+const FLAGS: [(&str, &str); 19] = [
+    ("seed", "--seed"),
+    ("connections", "--connections"),
+    ("sends", "--sends"),
+    ("max_size", "--max-size"),
+    ("urgent_share", "--urgent-share"),
+    ("endpoint.recv_bufs", "--recv-bufs"),
+    ("endpoint.send_bufs", "--send-bufs"),
+    ("endpoint.buf_size", "--buf-size"),
+    ("endpoint.rdma_threshold", "--rdma-threshold"),
+    ("fabric.latency_ns", "--latency-ns"),
+    ("fabric.link_gbps", "--link-gbps"),
+    ("fabric.reg_capacity", "--reg-capacity"),
+    ("fabric.faults.reg_fail_rate", "--reg-fail-rate"),
+    ("fabric.faults.nomem_rate", "--nomem-rate"),
+    ("fabric.faults.rdma_error_rate", "--rdma-error-rate"),
+    ("fabric.faults.abort", "--abort"),
+    ("fabric.faults.seed", "--fault-seed"),
+    ("rdma_read", "--read0/--read1"),
+    ("seq_near_wrap", "--no-wrap"),
+];
+
+/// Everything that would make the run meaningless or that the model cannot run (the model's
+/// `Workload::validate`), each problem named by its scenario key and, where there is one, its
+/// flag: `endpoint.recv_bufs (--recv-bufs) must be at least 4`.
 pub fn validate(w: &Workload) -> Vec<String> {
-    let mut p = Vec::new();
-    if let Err(e) = w.endpoint.validate() {
-        // The model names the field first; add its scenario key and its flag.
-        const FLAGS: [(&str, &str); 4] = [
-            ("recv_bufs", "--recv-bufs"),
-            ("send_bufs", "--send-bufs"),
-            ("buf_size", "--buf-size"),
-            ("rdma_threshold", "--rdma-threshold"),
-        ];
-        p.push(match FLAGS.iter().find(|(k, _)| e.starts_with(k)) {
-            Some((k, flag)) => format!("endpoint.{k} ({flag}){}", &e[k.len()..]),
-            None => format!("endpoint: {e}"),
-        });
-    }
-    // The workload draws some sizes in 4096..=4 * rdma_threshold.
-    if w.endpoint.rdma_threshold < 1024 {
-        p.push(format!(
-            "endpoint.rdma_threshold (--rdma-threshold) must be at least 1024 for the random \
-             workload, got {}",
-            w.endpoint.rdma_threshold
-        ));
-    }
-    if w.max_size > MAX_SEND {
-        p.push(format!(
-            "max_size (--max-size) must be at most {MAX_SEND} (1 GiB): every planned send is \
-             held in memory, got {}",
-            w.max_size
-        ));
-    }
-    if w.connections == 0 {
-        p.push("connections (--connections) must be at least 1".into());
-    }
-    if w.sends_outstanding == 0 {
-        p.push("sends_outstanding must be at least 1, or no send is ever submitted".into());
-    }
-    if w.recvs_outstanding == 0 {
-        p.push("recvs_outstanding must be at least 1, or nothing can be received".into());
-    }
-    if w.recv_max == 0 {
-        p.push("recv_max must be at least 1".into());
-    }
-    let share = |p: &mut Vec<String>, name: &str, flag: &str, v: f64| {
-        if !(0.0..=1.0).contains(&v) {
-            p.push(format!("{name} ({flag}) must be between 0 and 1, got {v}"));
+    w.validate().iter().map(|p| name_flags(p)).collect()
+}
+
+/// Replace every `` `key` `` of a model message by `key (--flag)`, or `key` alone.
+fn name_flags(p: &str) -> String {
+    let mut out = String::with_capacity(p.len() + 16);
+    let mut parts = p.split('`');
+    out.push_str(parts.next().unwrap_or_default());
+    while let Some(key) = parts.next() {
+        out.push_str(key);
+        if let Some((_, flag)) = FLAGS.iter().find(|(k, _)| *k == key) {
+            out.push_str(&format!(" ({flag})"));
         }
-    };
-    share(&mut p, "urgent_share", "--urgent-share", w.urgent_share);
-    let f = &w.fabric.faults;
-    share(&mut p, "fabric.faults.reg_fail_rate", "--reg-fail-rate", f.reg_fail_rate);
-    share(&mut p, "fabric.faults.nomem_rate", "--nomem-rate", f.nomem_rate);
-    share(&mut p, "fabric.faults.rdma_error_rate", "--rdma-error-rate", f.rdma_error_rate);
-    if !(w.fabric.link_gbps.is_finite() && w.fabric.link_gbps > 0.0) {
-        p.push(format!(
-            "fabric.link_gbps (--link-gbps) must be a positive number, got {}",
-            w.fabric.link_gbps
-        ));
+        out.push_str(parts.next().unwrap_or_default());
     }
-    if let Some(a) = f.abort {
-        if a.conn >= w.connections {
-            p.push(format!(
-                "abort: connection {} does not exist (there are {})",
-                a.conn, w.connections
-            ));
-        }
-        if a.node > 1 {
-            p.push(format!("abort: node must be 0 or 1, got {}", a.node));
-        }
-        if a.after_messages == 0 {
-            p.push("abort: after_messages must be at least 1".into());
-        }
-    }
-    if w.time_limit_ns == 0 {
-        p.push("time_limit_ns must be positive".into());
-    }
-    p
+    out
 }
 
 /// The human summary. Its last line is `intact: yes` or `intact: NO (...)`.
@@ -391,6 +354,27 @@ mod tests {
         let p = validate(&w);
         assert_eq!(p.len(), 3, "{p:?}");
         assert!(p[0].contains("recv_bufs"));
+    }
+
+    #[test]
+    fn keys_are_named_with_their_flags() {
+        assert_eq!(
+            name_flags("`endpoint.send_bufs` + `endpoint.recv_bufs` must be at most 65536"),
+            "endpoint.send_bufs (--send-bufs) + endpoint.recv_bufs (--recv-bufs) must be at most \
+             65536"
+        );
+        assert_eq!(
+            name_flags("`time_limit_ns` must be positive"),
+            "time_limit_ns must be positive"
+        );
+        assert_eq!(name_flags("no key here"), "no key here");
+        let mut w = Workload::default();
+        w.fabric.latency_ns = u64::MAX;
+        w.time_limit_ns = u64::MAX;
+        let p = validate(&w);
+        assert!(p[0].starts_with("fabric.latency_ns (--latency-ns) must be at most"), "{p:?}");
+        assert!(p[1].starts_with("time_limit_ns must be at most"), "{p:?}");
+        assert!(p.iter().all(|p| !p.contains('`')), "{p:?}");
     }
 
     #[test]

@@ -181,3 +181,217 @@ fn abort_scenario_aborts_and_stays_intact() {
         }
     }
 }
+
+/// `simulate` with `args`: refused with exit 2, nothing on stdout, and every one of `names`
+/// (keys and flags) in the message.
+fn assert_refused(args: &[&str], names: &[&str]) -> String {
+    let mut all = vec!["simulate", "--quiet"];
+    all.extend_from_slice(args);
+    let out = sanswitch(&all);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: stderr:\n{stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    for n in names {
+        assert!(stderr.contains(n), "{args:?}: `{n}` not named:\n{stderr}");
+    }
+    stderr
+}
+
+/// `simulate --json` with `args`: accepted (not exit 2); returns the exit status and summary.
+fn run_json(args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let mut all = vec!["simulate", "--quiet", "--json"];
+    all.extend_from_slice(args);
+    let out = sanswitch(&all);
+    assert_ne!(out.status.code(), Some(2), "{args:?}: refused:\n{}", text(&out.stderr));
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: stdout is not JSON ({e}):\n{}", text(&out.stdout)));
+    (out.status.code(), v)
+}
+
+fn assert_intact(args: &[&str]) -> serde_json::Value {
+    let (code, v) = run_json(args);
+    assert_eq!(code, Some(0), "{args:?}: {v:#}");
+    assert_eq!(v["intact"], true, "{args:?}: {v:#}");
+    v
+}
+
+#[test]
+fn buffer_ids_limit_send_plus_receive_buffers_to_65536() {
+    // A buffer id is 16 bits and numbers send and receive buffers together.
+    assert_intact(&[
+        "--send-bufs",
+        "2",
+        "--recv-bufs",
+        "65534",
+        "--sends",
+        "4",
+        "--connections",
+        "1",
+    ]);
+    assert_refused(
+        &["--send-bufs", "3", "--recv-bufs", "65534"],
+        &["endpoint.send_bufs (--send-bufs)", "endpoint.recv_bufs (--recv-bufs)", "65536"],
+    );
+    let p = scratch("bufs.toml", "[endpoint]\nsend_bufs = 65533\nrecv_bufs = 4\n");
+    assert_refused(&["--scenario", p.to_str().unwrap()], &["endpoint.send_bufs", "65536"]);
+    let p = scratch(
+        "bufs-ok.toml",
+        "sends = 4\nconnections = 1\n[endpoint]\nsend_bufs = 65532\nrecv_bufs = 4\n",
+    );
+    assert_intact(&["--scenario", p.to_str().unwrap()]);
+}
+
+#[test]
+fn latency_beyond_the_clock_is_refused() {
+    // 2^61 ns is accepted and runs without wrapping: the first message lands after 2^61 ns,
+    // past the time limit (exit 1, not 2).
+    let (code, v) = run_json(&["--latency-ns", "2305843009213693952", "--sends", "2"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert!(v["sim_time_ns"].as_u64().is_some_and(|t| t >= 1 << 61), "{v:#}");
+    assert!(v["problems"].to_string().contains("time limit"), "{v:#}");
+    assert_refused(
+        &["--latency-ns", "2305843009213693953"],
+        &["fabric.latency_ns (--latency-ns)", "2305843009213693952"],
+    );
+    assert_refused(&["--latency-ns", "18446744073709551615"], &["--latency-ns"]);
+}
+
+#[test]
+fn link_rates_beyond_the_clock_are_refused() {
+    // With 64 KiB RDMA segments the slowest link takes 2^62 ns for one: 2^-43 Gbit/s.
+    let slowest = 2f64.powi(-43);
+    let (code, v) = run_json(&["--link-gbps", &slowest.to_string(), "--sends", "2"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert!(v["problems"].to_string().contains("time limit"), "{v:#}");
+    let slower = f64::from_bits(slowest.to_bits() - 1);
+    assert_refused(
+        &["--link-gbps", &slower.to_string()],
+        &["fabric.link_gbps (--link-gbps)", "1.1368683772161603e-13", "endpoint.rdma_segment"],
+    );
+    for bad in ["0", "-1", "inf", "NaN"] {
+        assert_refused(&["--link-gbps", bad], &["fabric.link_gbps (--link-gbps)"]);
+    }
+}
+
+#[test]
+fn time_limit_beyond_the_clock_is_refused() {
+    let p = scratch("limit-ok.toml", "sends = 4\ntime_limit_ns = 4611686018427387904\n");
+    assert_intact(&["--scenario", p.to_str().unwrap()]);
+    let p = scratch("limit-past.toml", "sends = 4\ntime_limit_ns = 4611686018427387905\n");
+    assert_refused(&["--scenario", p.to_str().unwrap()], &["time_limit_ns", "4611686018427387904"]);
+}
+
+#[test]
+fn bytes_in_flight_are_bounded() {
+    // connections x 2 x sends_outstanding x max_size = 1 x 2 x 2^21 x 1024 = 2^32.
+    let p = scratch(
+        "in-flight.toml",
+        "connections = 1\nsends = 4\nsends_outstanding = 2097152\nmax_size = 1024\n",
+    );
+    let p = p.to_str().unwrap();
+    assert_intact(&["--scenario", p]);
+    assert_refused(
+        &["--scenario", p, "--max-size", "1025"],
+        &[
+            "connections (--connections)",
+            "sends_outstanding",
+            "max_size (--max-size)",
+            "4294967296",
+        ],
+    );
+    assert_refused(&["--scenario", p, "--connections", "2"], &["connections (--connections)"]);
+}
+
+#[test]
+fn largest_send_is_bounded() {
+    // 1 GiB is accepted (no sends, so nothing is made); one byte more is refused.
+    let p = scratch("largest.toml", "connections = 1\nsends_outstanding = 1\nsends = 0\n");
+    let p = p.to_str().unwrap();
+    assert_intact(&["--scenario", p, "--max-size", "1073741824"]);
+    assert_refused(
+        &["--scenario", p, "--max-size", "1073741825"],
+        &["max_size (--max-size) must be at most 1073741824"],
+    );
+}
+
+#[test]
+fn rdma_read_takes_exactly_two_entries() {
+    let p = scratch("read-two.toml", "sends = 4\nrdma_read = [true, false]\n");
+    assert_intact(&["--scenario", p.to_str().unwrap()]);
+    for (name, list) in [("read-three.toml", "[true, false, true]"), ("read-one.toml", "[true]")] {
+        let p = scratch(name, &format!("rdma_read = {list}\n"));
+        assert_refused(&["--scenario", p.to_str().unwrap()], &["rdma_read must have exactly 2"]);
+    }
+}
+
+#[test]
+fn endpoint_keys_the_workload_sets_are_refused() {
+    for (key, instead) in [("rdma_read = false", "rdma_read"), ("initial_seq = 7", "seq_near_wrap")]
+    {
+        let p = scratch("ep-keys.toml", &format!("[endpoint]\n{key}\n"));
+        let name = key.split(' ').next().unwrap();
+        assert_refused(
+            &["--scenario", p.to_str().unwrap()],
+            &[&format!("endpoint.{name} does nothing"), instead],
+        );
+    }
+}
+
+#[test]
+fn fault_seed_draws_other_faults() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--scenario", "scenarios/faults.toml", "--sends", "30"];
+        args.extend_from_slice(extra);
+        assert_intact(&args)
+    };
+    let base = run(&[]);
+    let zero = run(&["--fault-seed", "0"]);
+    assert_eq!(zero, base, "fault seed 0 is the default");
+    let other = run(&["--fault-seed", "5"]);
+    assert_ne!(other["fabric"], base["fabric"], "--fault-seed changed nothing");
+    assert_eq!(other["directions"][0]["bytes_offered"], base["directions"][0]["bytes_offered"]);
+    // The scenario key does the same as the flag.
+    let text = std::fs::read_to_string("scenarios/faults.toml").expect("faults.toml");
+    let p =
+        scratch("fault-seed.toml", &text.replace("[fabric.faults]", "[fabric.faults]\nseed = 5"));
+    let keyed = assert_intact(&["--scenario", p.to_str().unwrap(), "--sends", "30"]);
+    assert_eq!(keyed, other);
+}
+
+#[test]
+fn negative_numbers_name_their_flag() {
+    for flag in [
+        "--seed",
+        "--connections",
+        "--sends",
+        "--max-size",
+        "--recv-bufs",
+        "--send-bufs",
+        "--buf-size",
+        "--rdma-threshold",
+        "--latency-ns",
+        "--reg-capacity",
+        "--fault-seed",
+    ] {
+        let stderr = assert_refused(&[flag, "-3"], &[&format!("'{flag} <")]);
+        assert!(stderr.contains("not a negative one"), "{flag}: {stderr}");
+        // 0 is where the numbers start: not refused as a number (it may make an impossible
+        // workload, which is then named by its key).
+        let out = sanswitch(&["simulate", "--quiet", "--sends", "0", flag, "0"]);
+        assert!(!text(&out.stderr).contains("whole number"), "{flag} 0: {}", text(&out.stderr));
+    }
+    for flag in ["--urgent-share", "--link-gbps", "--reg-fail-rate", "--nomem-rate"] {
+        assert_refused(&[flag, "-0.5"], &[&format!("({flag})")]);
+    }
+    assert_refused(&["--rdma-error-rate", "-0.5"], &["(--rdma-error-rate)"]);
+    assert_refused(&["--abort", "-1:0:3"], &["--abort", "CONN `-1`"]);
+    // The other commands' numbers too.
+    for args in
+        [&["generate", "--out", "unused", "--connections", "-3"][..], &["bench", "--cycles", "-3"]]
+    {
+        let out = sanswitch(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&format!("'{} <", args[args.len() - 2])), "{args:?}: {stderr}");
+    }
+}

@@ -27,6 +27,11 @@ pub type OpId = u64;
 /// receive buffers `send_bufs..send_bufs + recv_bufs`.
 pub type BufId = u16;
 
+/// Most control buffers one connection can have, send and receive together: a [`BufId`]
+/// numbers them all from 0, so `send_bufs + recv_bufs` may not exceed its 65,536 values (one
+/// more would wrap an id onto another buffer).
+pub const MAX_BUFS: u32 = BufId::MAX as u32 + 1;
+
 /// Credits a Data or LargeSend message leaves behind: it is sent only with more than this.
 pub const DATA_RESERVE: u32 = 2;
 /// Credits a control message (SinkAvail, ReadComplete, WriteComplete, SendByCopy, Disconnect)
@@ -78,6 +83,14 @@ impl Config {
         }
         if self.send_bufs < 2 {
             return Err("send_bufs must be at least 2".into());
+        }
+        let bufs = self.send_bufs as u32 + self.recv_bufs as u32;
+        if bufs > MAX_BUFS {
+            return Err(format!(
+                "send_bufs + recv_bufs must be at most {MAX_BUFS}: one 16-bit buffer id numbers \
+                 them together, got {} + {} = {bufs}",
+                self.send_bufs, self.recv_bufs
+            ));
         }
         if !(wire::MIN_BUF_SIZE..=wire::MAX_BUF_SIZE).contains(&self.buf_size) {
             return Err(format!(

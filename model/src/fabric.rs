@@ -31,7 +31,9 @@ pub struct Faults {
     pub rdma_error_rate: f64,
     /// Abort one endpoint at a chosen point.
     pub abort: Option<AbortAt>,
-    /// Seed of the fault generator.
+    /// Seed of the fault generator. A workload (`workload::run`) mixes it with its own seed
+    /// (`seed ^ 0x5eed ^ faults.seed`): 0 keeps the faults the workload's seed alone gives,
+    /// another value draws other faults for the same workload.
     pub seed: u64,
 }
 
@@ -46,6 +48,21 @@ pub struct AbortAt {
     pub after_messages: u64,
 }
 
+/// The fabric's clock is a `u64` of simulated nanoseconds. Every time it schedules is the
+/// time of the event being handled plus at most two latencies and one transfer (an RDMA read:
+/// the request crosses, the data crosses back), plus the link's backlog. These bounds keep
+/// the first part within the clock: a run stops at a time limit of at most `MAX_TIME_NS`,
+/// a latency is at most `MAX_LATENCY_NS` and one transfer occupies a link for at most
+/// `MAX_TRANSFER_NS`, so `2^62 + 2 * 2^61 + 2^62 = 3 * 2^62 < 2^64`. A backlog that would
+/// still run past the end of the clock saturates at `u64::MAX` (after any time limit) instead
+/// of wrapping round to the past, so nothing is ever delivered early or out of order.
+pub const MAX_TIME_NS: u64 = 1 << 62;
+/// Longest one-way latency the fabric's clock can carry (see [`MAX_TIME_NS`]): about 73 years.
+pub const MAX_LATENCY_NS: u64 = 1 << 61;
+/// Longest time one transfer (a message, or one RDMA read or write) may occupy a link (see
+/// [`MAX_TIME_NS`]): about 146 years. It bounds the link rate from below.
+pub const MAX_TRANSFER_NS: u64 = 1 << 62;
+
 /// Fabric parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -57,6 +74,53 @@ pub struct FabricConfig {
     /// Registration-table entries per node.
     pub reg_capacity: usize,
     pub faults: Faults,
+}
+
+impl FabricConfig {
+    /// Nanoseconds a link of this rate takes to carry `bytes`, rounded up; `None` unless the
+    /// rate is a positive number and the time is at most [`MAX_TRANSFER_NS`].
+    pub fn transfer_ns(&self, bytes: u64) -> Option<u64> {
+        let bits = bytes as f64 * 8.0;
+        // `MAX_TRANSFER_NS * link_gbps` is exact (a power of two times a float), so this
+        // comparison is exact too: no rate just past the limit slips through by rounding.
+        let fits = self.link_gbps.is_finite()
+            && self.link_gbps > 0.0
+            && bits <= MAX_TRANSFER_NS as f64 * self.link_gbps;
+        fits.then(|| (bits / self.link_gbps).ceil() as u64)
+    }
+
+    /// Slowest link rate, in Gbit/s, that carries a transfer of `bytes` within
+    /// [`MAX_TRANSFER_NS`] (exact: a power-of-two division).
+    pub fn min_link_gbps(bytes: u64) -> f64 {
+        bytes as f64 * 8.0 / MAX_TRANSFER_NS as f64
+    }
+
+    /// Check that every time this fabric computes fits its clock, when no transfer is longer
+    /// than `largest_transfer` bytes (`what` says where that figure comes from, e.g.
+    /// " (the largest RDMA segment)", or is empty). Each problem starts with its key
+    /// (`latency_ns`, `link_gbps`).
+    pub fn validate(&self, largest_transfer: u64, what: &str) -> Vec<String> {
+        let mut p = Vec::new();
+        if !(self.link_gbps.is_finite() && self.link_gbps > 0.0) {
+            p.push(format!("link_gbps must be a positive number, got {}", self.link_gbps));
+        } else if self.transfer_ns(largest_transfer).is_none() {
+            p.push(format!(
+                "link_gbps must be at least {:e} Gbit/s, got {:e}: one transfer of \
+                 {largest_transfer} B{what} would take longer than 2^62 ns (the fabric's clock is a u64 \
+                 of ns)",
+                Self::min_link_gbps(largest_transfer),
+                self.link_gbps
+            ));
+        }
+        if self.latency_ns > MAX_LATENCY_NS {
+            p.push(format!(
+                "latency_ns must be at most 2^61 = {MAX_LATENCY_NS} (the fabric's clock is a u64 \
+                 of ns), got {}",
+                self.latency_ns
+            ));
+        }
+        p
+    }
 }
 
 impl Default for FabricConfig {
@@ -345,6 +409,8 @@ impl Fabric {
         self.heap.push(Reverse((t, self.seq, p)));
     }
 
+    /// Link time of `bytes`; a rate the clock cannot carry saturates (the float-to-integer
+    /// cast saturates, and the sums below saturate too: see [`MAX_TIME_NS`]).
     fn ser_ns(&self, bytes: usize) -> u64 {
         ((bytes as f64 * 8.0) / self.cfg.link_gbps).ceil() as u64
     }
@@ -395,9 +461,9 @@ impl Fabric {
                     tr.push((self.now, conn, node, frame));
                 }
                 let start = self.now.max(self.link_free[node]);
-                let done = start + self.ser_ns(bytes.len());
+                let done = start.saturating_add(self.ser_ns(bytes.len()));
                 self.link_free[node] = done;
-                let arrive = done + self.cfg.latency_ns;
+                let arrive = done.saturating_add(self.cfg.latency_ns);
                 self.schedule(arrive, Pending::Deliver { conn, to: peer, bytes });
                 self.schedule(arrive, Pending::SendDone { conn, node, buf });
                 if let Some(ab) = self.cfg.faults.abort
@@ -430,11 +496,11 @@ impl Fabric {
                 let read = matches!(a, Action::RdmaRead { .. });
                 // A read's data crosses the peer's link back; a write's crosses ours.
                 let dir = if read { peer } else { node };
-                let start = (self.now + if read { self.cfg.latency_ns } else { 0 })
+                let start = (self.now.saturating_add(if read { self.cfg.latency_ns } else { 0 }))
                     .max(self.link_free[dir]);
-                let done = start + self.ser_ns(len as usize);
+                let done = start.saturating_add(self.ser_ns(len as usize));
                 self.link_free[dir] = done;
-                let t = done + self.cfg.latency_ns;
+                let t = done.saturating_add(self.cfg.latency_ns);
                 let p = Pending::Rdma {
                     conn,
                     node,
@@ -450,7 +516,7 @@ impl Fabric {
                 let c = &mut self.conns[conn];
                 if !c.down[node] {
                     c.down[node] = true;
-                    let t = self.now.max(self.link_free[node]) + self.cfg.latency_ns;
+                    let t = self.now.max(self.link_free[node]).saturating_add(self.cfg.latency_ns);
                     self.schedule(t, Pending::LinkDown { conn, to: peer });
                 }
                 self.outputs.push(AppOutput {

@@ -7,15 +7,21 @@
 //! arrived exactly once and in order, with its urgent mark**, and that **every request
 //! completed exactly once with an allowed status**. Used by the tests and by
 //! `sanswitch simulate`.
+//!
+//! The plan is drawn from the seed and replayed, never held: a send's data is made when it is
+//! submitted and checked byte by byte as it arrives, so memory grows with what is in flight,
+//! not with the number of sends. [`Workload::validate`] refuses what the model cannot run,
+//! each problem named by its scenario key; the limits are the constants below,
+//! [`crate::endpoint::MAX_BUFS`] and the clock bounds of [`crate::fabric`].
 
 use std::collections::BTreeMap;
 
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::endpoint::{Action, Config, Endpoint, Event, ReqId, Role, Stats};
-use crate::fabric::{Fabric, FabricConfig, FabricStats};
+use crate::fabric::{Fabric, FabricConfig, FabricStats, MAX_TIME_NS};
 use crate::status::WsaError;
 use crate::wire;
 
@@ -32,6 +38,8 @@ pub struct Workload {
     /// Share of sends that are urgent (MSG_OOB).
     pub urgent_share: f64,
     /// Whether node 0 / node 1 support RDMA read; `None` picks at random per connection.
+    /// Exactly two entries (a scenario leaves the key out for random).
+    #[serde(deserialize_with = "two_entries")]
     pub rdma_read: [Option<bool>; 2],
     /// Start sequence numbers within 64 of the wrap.
     pub seq_near_wrap: bool,
@@ -40,11 +48,200 @@ pub struct Workload {
     /// Receives each application keeps posted, and the largest of them.
     pub recvs_outstanding: usize,
     pub recv_max: usize,
-    /// Endpoint parameters (`rdma_read` and `initial_seq` are set per connection).
+    /// Endpoint parameters. `rdma_read` and `initial_seq` are set per connection (from
+    /// `rdma_read` and `seq_near_wrap` above), so a scenario that sets them is refused.
+    #[serde(deserialize_with = "endpoint_keys")]
     pub endpoint: Config,
     pub fabric: FabricConfig,
-    /// Stop after this much simulated time (a deadlock shows as running out of events first).
+    /// Stop after this much simulated time (a deadlock shows as running out of events first);
+    /// at most [`MAX_TIME_NS`].
     pub time_limit_ns: u64,
+}
+
+/// Largest send, in bytes: a send is held whole in memory while it is in flight.
+pub const MAX_SEND: usize = 1 << 30;
+/// Most bytes the applications may have handed to the switches at once, over the whole run:
+/// `connections * 2 * sends_outstanding * max_size`. Data is made as it is sent and checked as
+/// it arrives, so this (and a few copies of it at worst: a registered source, a receiver's
+/// target and stream) is what the run holds, whatever the number of sends.
+pub const MAX_IN_FLIGHT: u64 = 1 << 32;
+/// Smallest `endpoint.rdma_threshold` the workload accepts: it draws some sizes in
+/// `4096..=4 * rdma_threshold`.
+pub const MIN_RDMA_THRESHOLD: u32 = 1024;
+
+/// `rdma_read`: an array of exactly two entries (serde's arrays ignore extra ones in TOML).
+fn two_entries<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[Option<bool>; 2], D::Error> {
+    let v = Vec::<Option<bool>>::deserialize(d)?;
+    <[Option<bool>; 2]>::try_from(v).map_err(|v| {
+        serde::de::Error::custom(format!(
+            "rdma_read must have exactly 2 entries (node 0, node 1), got {}",
+            v.len()
+        ))
+    })
+}
+
+/// The `endpoint` keys of a scenario: `Config`'s, less the two the workload sets itself.
+#[derive(Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct EndpointKeys {
+    send_bufs: u16,
+    recv_bufs: u16,
+    buf_size: u32,
+    rdma_threshold: u32,
+    rdma_segment: u32,
+    rdma_window: u16,
+    rdma_read: Option<serde::de::IgnoredAny>,
+    initial_seq: Option<serde::de::IgnoredAny>,
+}
+
+impl Default for EndpointKeys {
+    fn default() -> Self {
+        let c = Config::default();
+        EndpointKeys {
+            send_bufs: c.send_bufs,
+            recv_bufs: c.recv_bufs,
+            buf_size: c.buf_size,
+            rdma_threshold: c.rdma_threshold,
+            rdma_segment: c.rdma_segment,
+            rdma_window: c.rdma_window,
+            rdma_read: None,
+            initial_seq: None,
+        }
+    }
+}
+
+/// `endpoint`: refuse the keys that would do nothing (the workload sets them per connection).
+fn endpoint_keys<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Config, D::Error> {
+    let k = EndpointKeys::deserialize(d)?;
+    let ignored = |key: &str, instead: &str| {
+        serde::de::Error::custom(format!(
+            "endpoint.{key} does nothing in a workload, which sets it per connection: use \
+             {instead}"
+        ))
+    };
+    if k.rdma_read.is_some() {
+        return Err(ignored("rdma_read", "the top-level rdma_read = [node 0, node 1]"));
+    }
+    if k.initial_seq.is_some() {
+        return Err(ignored("initial_seq", "seq_near_wrap"));
+    }
+    Ok(Config {
+        send_bufs: k.send_bufs,
+        recv_bufs: k.recv_bufs,
+        buf_size: k.buf_size,
+        rdma_threshold: k.rdma_threshold,
+        rdma_segment: k.rdma_segment,
+        rdma_window: k.rdma_window,
+        ..Config::default()
+    })
+}
+
+impl Workload {
+    /// Everything that makes the workload meaningless or that the model cannot run, each
+    /// problem naming its scenario key in backquotes (`endpoint.recv_bufs`), so that a front
+    /// end can add its own name for it. Empty when the workload can run.
+    pub fn validate(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        if let Err(e) = self.endpoint.validate() {
+            // The endpoint names its fields first, before " must": qualify them.
+            let (head, tail) = e.split_at(e.find(" must").unwrap_or(0));
+            let head: Vec<String> = head
+                .split(' ')
+                .map(|t| match t {
+                    "send_bufs" | "recv_bufs" | "buf_size" | "rdma_threshold" | "rdma_segment"
+                    | "rdma_window" => format!("`endpoint.{t}`"),
+                    t => t.to_string(),
+                })
+                .collect();
+            p.push(if head.concat().is_empty() {
+                format!("`endpoint`: {e}")
+            } else {
+                format!("{}{tail}", head.join(" "))
+            });
+        }
+        if self.endpoint.rdma_threshold < MIN_RDMA_THRESHOLD {
+            p.push(format!(
+                "`endpoint.rdma_threshold` must be at least {MIN_RDMA_THRESHOLD} for the random \
+                 workload, got {}",
+                self.endpoint.rdma_threshold
+            ));
+        }
+        if self.max_size > MAX_SEND {
+            p.push(format!(
+                "`max_size` must be at most {MAX_SEND} (1 GiB): a send is held whole in memory, \
+                 got {}",
+                self.max_size
+            ));
+        }
+        if self.connections == 0 {
+            p.push("`connections` must be at least 1".into());
+        }
+        if self.sends_outstanding == 0 {
+            p.push("`sends_outstanding` must be at least 1, or no send is ever submitted".into());
+        }
+        if self.recvs_outstanding == 0 {
+            p.push("`recvs_outstanding` must be at least 1, or nothing can be received".into());
+        }
+        if self.recv_max == 0 {
+            p.push("`recv_max` must be at least 1".into());
+        }
+        let in_flight = (self.connections as u64)
+            .checked_mul(2)
+            .and_then(|v| v.checked_mul(self.sends_outstanding as u64))
+            .and_then(|v| v.checked_mul(self.max_size as u64));
+        if in_flight.is_none_or(|v| v > MAX_IN_FLIGHT) {
+            p.push(format!(
+                "`connections` x 2 x `sends_outstanding` x `max_size` must be at most \
+                 {MAX_IN_FLIGHT} (4 GiB): it bounds the bytes in flight at once, got {} x 2 x {} \
+                 x {}",
+                self.connections, self.sends_outstanding, self.max_size
+            ));
+        }
+        let mut share = |name: &str, v: f64| {
+            if !(0.0..=1.0).contains(&v) {
+                p.push(format!("`{name}` must be between 0 and 1, got {v}"));
+            }
+        };
+        let f = &self.fabric.faults;
+        share("urgent_share", self.urgent_share);
+        share("fabric.faults.reg_fail_rate", f.reg_fail_rate);
+        share("fabric.faults.nomem_rate", f.nomem_rate);
+        share("fabric.faults.rdma_error_rate", f.rdma_error_rate);
+        // The longest transfer: a message fills at most a control buffer, an RDMA operation
+        // carries at most a segment.
+        let largest = u64::from(u32::max(self.endpoint.buf_size, self.endpoint.rdma_segment));
+        let what = " (the larger of `endpoint.buf_size` and `endpoint.rdma_segment`)";
+        for e in self.fabric.validate(largest, what) {
+            let (key, rest) = e.split_once(' ').unwrap_or((&e, ""));
+            p.push(format!("`fabric.{key}` {rest}"));
+        }
+        if let Some(a) = f.abort {
+            if a.conn >= self.connections {
+                p.push(format!(
+                    "`fabric.faults.abort` names connection {}, which does not exist (there \
+                     are {})",
+                    a.conn, self.connections
+                ));
+            }
+            if a.node > 1 {
+                p.push(format!("`fabric.faults.abort` node must be 0 or 1, got {}", a.node));
+            }
+            if a.after_messages == 0 {
+                p.push("`fabric.faults.abort` after_messages must be at least 1".into());
+            }
+        }
+        if self.time_limit_ns == 0 {
+            p.push("`time_limit_ns` must be positive".into());
+        }
+        if self.time_limit_ns > MAX_TIME_NS {
+            p.push(format!(
+                "`time_limit_ns` must be at most 2^62 = {MAX_TIME_NS} (the fabric's clock is a \
+                 u64 of ns), got {}",
+                self.time_limit_ns
+            ));
+        }
+        p
+    }
 }
 
 impl Default for Workload {
@@ -99,30 +296,6 @@ pub struct Summary {
     pub problems: Vec<String>,
 }
 
-#[derive(Clone, Debug)]
-struct PlannedSend {
-    data: Vec<u8>,
-    urgent: bool,
-}
-
-#[derive(Default)]
-struct Side {
-    plan: Vec<PlannedSend>,
-    next_send: usize,
-    sends_open: usize,
-    recvs_open: usize,
-    eof: bool,
-    shut: bool,
-    dead: bool,
-    /// req -> index in plan
-    send_reqs: BTreeMap<ReqId, usize>,
-    send_status: Vec<Option<Result<usize, WsaError>>>,
-    recv_reqs: BTreeMap<ReqId, bool>,
-    /// What arrived from the peer, in order, with urgent marks.
-    received: Vec<u8>,
-    urgent_marks: Vec<(usize, usize)>,
-}
-
 /// Size of one send, drawn to hit the boundaries that matter.
 fn draw_size(rng: &mut ChaCha8Rng, w: &Workload) -> usize {
     let buf = w.endpoint.buf_size as usize;
@@ -155,13 +328,206 @@ fn draw_size(rng: &mut ChaCha8Rng, w: &Workload) -> usize {
     n.min(w.max_size)
 }
 
+/// One planned send, as drawn: its size, its urgent mark, and where its data starts in the
+/// workload's generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Planned {
+    len: usize,
+    urgent: bool,
+    /// Word position of the generator (seeded with `Workload::seed`) at which the data starts.
+    word: u128,
+}
+
+/// Draw one send: its size, its urgent mark, then its data, which is `len` bytes of the
+/// generator's output taken as 32-bit words (what `fill_bytes` takes: `len.div_ceil(4)`
+/// words). The data is not made here: the generator skips over it and `Planned::word`
+/// remembers where it is.
+fn draw_send(rng: &mut ChaCha8Rng, w: &Workload) -> Planned {
+    let mut len = draw_size(rng, w);
+    let urgent = rng.gen_bool(w.urgent_share.clamp(0.0, 1.0));
+    if urgent {
+        len = len.clamp(1, 2048);
+    }
+    let word = rng.get_word_pos();
+    if len > 0 {
+        rng.set_word_pos(word + len.div_ceil(4) as u128);
+    }
+    Planned { len, urgent, word }
+}
+
+/// Bytes `off..off + n` of a planned send's data, made from the generator `base`.
+fn send_bytes(base: &ChaCha8Rng, p: &Planned, off: usize, n: usize) -> Vec<u8> {
+    let mut rng = base.clone();
+    rng.set_word_pos(p.word + (off / 4) as u128);
+    let skip = off % 4;
+    let mut v = vec![0u8; skip + n];
+    rng.fill_bytes(&mut v);
+    v.drain(..skip);
+    v
+}
+
+/// One side's plan of sends, drawn one by one as they are needed: a copy of the workload's
+/// generator where this side's draws start, and how many draws are left. Two copies of a
+/// plan give the same sends, so the sender submits from one while the checker of its stream
+/// replays the other: memory does not grow with the plan.
+#[derive(Clone)]
+struct Plan {
+    rng: ChaCha8Rng,
+    left: usize,
+}
+
+impl Plan {
+    fn next(&mut self, w: &Workload) -> Option<Planned> {
+        self.left = self.left.checked_sub(1)?;
+        Some(draw_send(&mut self.rng, w))
+    }
+}
+
+/// The checker of one direction's stream: it replays the sender's plan and compares every
+/// byte received with the byte planned at that position, skipping the sends that failed with
+/// WSAENOBUFS (nothing of them is sent).
+struct StreamCheck {
+    plan: Plan,
+    /// Index of the next send to take from the plan.
+    next: usize,
+    /// The send being compared: its index, what it is, bytes of it compared so far.
+    cur: Option<(usize, Planned, usize)>,
+    /// Sends not yet taken that failed with WSAENOBUFS.
+    nobufs: std::collections::BTreeSet<usize>,
+    nobufs_bytes: u64,
+    received: u64,
+    urgent_received: u64,
+    /// The first byte that differs from the plan (or lies past its end).
+    first_diff: Option<u64>,
+    urgent_differs: bool,
+}
+
+impl StreamCheck {
+    /// The next send with bytes in the stream, or `None` past the end of the plan.
+    fn take(&mut self, w: &Workload) -> Option<(usize, Planned, usize)> {
+        loop {
+            let p = self.plan.next(w)?;
+            let i = self.next;
+            self.next += 1;
+            if !self.nobufs.remove(&i) && p.len > 0 {
+                return Some((i, p, 0));
+            }
+        }
+    }
+
+    /// Send `i` (of `len` bytes) failed with WSAENOBUFS. Returns false when bytes of it, or
+    /// of a later send, were already compared as if it had been sent.
+    fn no_bufs(&mut self, i: usize, len: usize) -> bool {
+        self.nobufs_bytes += len as u64;
+        if i < self.next {
+            return len == 0;
+        }
+        self.nobufs.insert(i);
+        true
+    }
+
+    fn receive(&mut self, w: &Workload, base: &ChaCha8Rng, data: &[u8], urgent: bool) {
+        let mut at = 0;
+        while at < data.len() {
+            if self.cur.is_none_or(|(_, p, off)| off == p.len) {
+                self.cur = self.take(w);
+            }
+            let Some((_, p, off)) = &mut self.cur else {
+                // Past the end of the plan: every byte from here is one too many.
+                self.first_diff.get_or_insert(self.received + at as u64);
+                self.urgent_differs |= urgent;
+                break;
+            };
+            let n = usize::min(data.len() - at, p.len - *off);
+            let want = send_bytes(base, p, *off, n);
+            if let Some(d) = want.iter().zip(&data[at..at + n]).position(|(a, b)| a != b) {
+                self.first_diff.get_or_insert(self.received + (at + d) as u64);
+            }
+            self.urgent_differs |= p.urgent != urgent;
+            *off += n;
+            at += n;
+        }
+        self.received += data.len() as u64;
+        if urgent {
+            self.urgent_received += data.len() as u64;
+        }
+    }
+}
+
+/// One node's application on one connection.
+struct Side {
+    // --- as the sender of one direction
+    plan: Plan,
+    next_send: usize,
+    sends_open: usize,
+    /// Sends submitted and not completed: req -> (index in the plan, length).
+    send_reqs: BTreeMap<ReqId, (usize, usize)>,
+    /// Bytes of every planned send.
+    offered: u64,
+    /// What went wrong with this side's sends, in the order it was seen.
+    send_problems: Vec<String>,
+    /// The peer's view of this side's stream.
+    stream: StreamCheck,
+    // --- as the receiver of the other direction
+    recvs_open: usize,
+    /// Receives posted and not completed.
+    recv_reqs: std::collections::BTreeSet<ReqId>,
+    eof: bool,
+    shut: bool,
+    dead: bool,
+}
+
+impl Side {
+    /// A side whose plan starts at `rng`'s position; `rng` is moved past the plan's draws.
+    fn new(rng: &mut ChaCha8Rng, w: &Workload) -> Side {
+        let plan = Plan { rng: rng.clone(), left: w.sends };
+        let mut offered = 0u64;
+        for _ in 0..w.sends {
+            offered = offered.saturating_add(draw_send(rng, w).len as u64);
+        }
+        Side {
+            stream: StreamCheck {
+                plan: plan.clone(),
+                next: 0,
+                cur: None,
+                nobufs: Default::default(),
+                nobufs_bytes: 0,
+                received: 0,
+                urgent_received: 0,
+                first_diff: None,
+                urgent_differs: false,
+            },
+            plan,
+            next_send: 0,
+            sends_open: 0,
+            send_reqs: BTreeMap::new(),
+            offered,
+            send_problems: Vec::new(),
+            recvs_open: 0,
+            recv_reqs: Default::default(),
+            eof: false,
+            shut: false,
+            dead: false,
+        }
+    }
+}
+
 /// Run a workload to the end. `progress(done, total)` is called as bytes arrive.
+///
+/// The data of a send is made when it is submitted and checked as it arrives, so memory grows
+/// with what is in flight (see [`MAX_IN_FLIGHT`]), not with the plan. Call
+/// [`Workload::validate`] first: the model assumes a workload it can run.
 pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
-    let mut rng = ChaCha8Rng::seed_from_u64(w.seed);
+    let base = ChaCha8Rng::seed_from_u64(w.seed);
+    let mut rng = base.clone();
     let mut fabric = Fabric::new(FabricConfig {
-        faults: crate::fabric::Faults { seed: w.seed ^ 0x5eed, ..w.fabric.faults.clone() },
+        faults: crate::fabric::Faults {
+            seed: w.seed ^ 0x5eed ^ w.fabric.faults.seed,
+            ..w.fabric.faults.clone()
+        },
         ..w.fabric.clone()
     });
+    let aborting = w.fabric.faults.abort.is_some();
     let mut sides: Vec<[Side; 2]> = Vec::new();
     let mut total: u64 = 0;
     for _ in 0..w.connections {
@@ -173,22 +539,10 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
         }
         let [c0, c1] = cfgs;
         fabric.connect(Endpoint::new(Role::Initiator, c0), Endpoint::new(Role::Acceptor, c1));
-        let mut pair: [Side; 2] = Default::default();
-        for side in &mut pair {
-            for _ in 0..w.sends {
-                let mut n = draw_size(&mut rng, w);
-                let urgent = rng.gen_bool(w.urgent_share.clamp(0.0, 1.0));
-                if urgent {
-                    n = n.clamp(1, 2048);
-                }
-                let mut data = vec![0u8; n];
-                rng.fill(&mut data[..]);
-                total += n as u64;
-                side.plan.push(PlannedSend { data, urgent });
-            }
-            side.send_status = vec![None; side.plan.len()];
-        }
-        sides.push(pair);
+        let s0 = Side::new(&mut rng, w);
+        let s1 = Side::new(&mut rng, w);
+        total = total.saturating_add(s0.offered).saturating_add(s1.offered);
+        sides.push([s0, s1]);
     }
 
     let mut next_req: ReqId = 1;
@@ -203,21 +557,18 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
                 if side.dead {
                     continue;
                 }
-                while side.sends_open < w.sends_outstanding && side.next_send < side.plan.len() {
+                while side.sends_open < w.sends_outstanding && side.next_send < w.sends {
                     let i = side.next_send;
+                    let p = side.plan.next(w).expect("a send is left in the plan");
                     side.next_send += 1;
                     side.sends_open += 1;
                     let req = next_req;
                     next_req += 1;
-                    side.send_reqs.insert(req, i);
-                    let p = &side.plan[i];
-                    fabric.app(
-                        conn,
-                        node,
-                        Event::AppSend { req, data: p.data.clone(), urgent: p.urgent },
-                    );
+                    side.send_reqs.insert(req, (i, p.len));
+                    let data = send_bytes(&base, &p, 0, p.len);
+                    fabric.app(conn, node, Event::AppSend { req, data, urgent: p.urgent });
                 }
-                if !side.shut && side.next_send == side.plan.len() && side.sends_open == 0 {
+                if !side.shut && side.next_send == w.sends && side.sends_open == 0 {
                     side.shut = true;
                     fabric.app(conn, node, Event::AppShutdown);
                 }
@@ -225,60 +576,66 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
                     side.recvs_open += 1;
                     let req = next_req;
                     next_req += 1;
-                    side.recv_reqs.insert(req, false);
+                    side.recv_reqs.insert(req);
                     let max = rng.gen_range(1..=w.recv_max.max(1));
                     fabric.app(conn, node, Event::AppRecv { req, max });
                 }
             }
         }
         for o in fabric.take_outputs() {
-            let side = &mut sides[o.conn][o.node];
+            let (conn, node) = (o.conn, o.node);
             match o.action {
-                Action::CompleteSend { req, result } => match side.send_reqs.get(&req) {
-                    Some(&i) if side.send_status[i].is_none() => {
-                        side.send_status[i] = Some(result);
-                        side.sends_open -= 1;
-                    }
-                    Some(_) => problems.push(format!(
-                        "conn {} node {}: send {req} completed twice",
-                        o.conn, o.node
-                    )),
-                    None => problems.push(format!(
-                        "conn {} node {}: unknown send {req} completed",
-                        o.conn, o.node
-                    )),
-                },
-                Action::CompleteRecv { req, result } => {
-                    match side.recv_reqs.get_mut(&req) {
-                        Some(done) if !*done => {
-                            *done = true;
-                            side.recvs_open -= 1;
+                Action::CompleteSend { req, result } => {
+                    let side = &mut sides[conn][node];
+                    let Some((i, len)) = side.send_reqs.remove(&req) else {
+                        problems.push(format!(
+                            "conn {conn} node {node}: send {req} completed but was not \
+                             outstanding (completed twice, or never submitted)"
+                        ));
+                        continue;
+                    };
+                    side.sends_open -= 1;
+                    let what = format!("conn {conn} node {node}: send #{i}");
+                    match result {
+                        Ok(n) if n == len => {}
+                        Ok(n) => side
+                            .send_problems
+                            .push(format!("{what} completed with {n} of {len} bytes")),
+                        Err(WsaError::NoBufs) => {
+                            if !side.stream.no_bufs(i, len) {
+                                side.send_problems.push(format!(
+                                    "{what} failed with WSAENOBUFS after bytes of it or of a \
+                                     later send arrived"
+                                ));
+                            }
                         }
-                        Some(_) => problems.push(format!(
-                            "conn {} node {}: recv {req} completed twice",
-                            o.conn, o.node
-                        )),
-                        None => problems.push(format!(
-                            "conn {} node {}: unknown recv {req} completed",
-                            o.conn, o.node
-                        )),
+                        Err(_) if aborting => {}
+                        Err(e) => side.send_problems.push(format!("{what} failed: {}", e.name())),
+                    }
+                }
+                Action::CompleteRecv { req, result } => {
+                    let side = &mut sides[conn][node];
+                    if side.recv_reqs.remove(&req) {
+                        side.recvs_open -= 1;
+                    } else {
+                        problems.push(format!(
+                            "conn {conn} node {node}: recv {req} completed but was not \
+                             outstanding (completed twice, or never posted)"
+                        ));
                     }
                     match result {
                         Ok(r) if r.data.is_empty() => side.eof = true,
                         Ok(r) => {
-                            if r.urgent {
-                                side.urgent_marks.push((side.received.len(), r.data.len()));
-                            }
                             received_total += r.data.len() as u64;
-                            side.received.extend_from_slice(&r.data);
+                            sides[conn][1 - node].stream.receive(w, &base, &r.data, r.urgent);
                         }
                         Err(_) => side.eof = true,
                     }
                 }
                 Action::Teardown
-                    if fabric.endpoint(o.conn, o.node).state()
-                        == crate::endpoint::State::Aborted =>
+                    if fabric.endpoint(conn, node).state() == crate::endpoint::State::Aborted =>
                 {
+                    let side = &mut sides[conn][node];
                     side.dead = true;
                     side.eof = true;
                 }
@@ -294,11 +651,11 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
             let settled = sides
                 .iter()
                 .flatten()
-                .all(|s| s.dead || (s.next_send == s.plan.len() && s.sends_open == 0 && s.eof));
+                .all(|s| s.dead || (s.next_send == w.sends && s.sends_open == 0 && s.eof));
             let more_to_submit = sides.iter().flatten().any(|s| {
                 !s.dead
-                    && ((s.sends_open < w.sends_outstanding && s.next_send < s.plan.len())
-                        || (!s.shut && s.next_send == s.plan.len() && s.sends_open == 0)
+                    && ((s.sends_open < w.sends_outstanding && s.next_send < w.sends)
+                        || (!s.shut && s.next_send == w.sends && s.sends_open == 0)
                         || (!s.eof && s.recvs_open < w.recvs_outstanding))
             });
             if settled {
@@ -341,68 +698,40 @@ fn check(
                 *summary.completions.entry(k.clone()).or_default() += v;
             }
             // Every submitted send completed exactly once, with an allowed status.
-            let mut expected = Vec::new();
-            let mut marks = Vec::new();
-            for (i, st) in tx.send_status.iter().enumerate() {
-                let p = &tx.plan[i];
-                match st {
-                    None if i < tx.next_send => {
-                        problems.push(format!("conn {conn} node {from}: send #{i} never completed"))
-                    }
-                    None => {}
-                    Some(Ok(n)) if *n == p.data.len() => {}
-                    Some(Ok(n)) => problems.push(format!(
-                        "conn {conn} node {from}: send #{i} completed with {n} of {} bytes",
-                        p.data.len()
-                    )),
-                    Some(Err(WsaError::NoBufs)) => continue, // nothing of it was sent
-                    Some(Err(e)) if aborting => {
-                        let _ = e;
-                    }
-                    Some(Err(e)) => problems
-                        .push(format!("conn {conn} node {from}: send #{i} failed: {}", e.name())),
-                }
-                if p.urgent && !p.data.is_empty() {
-                    marks.push((expected.len(), p.data.len()));
-                }
-                expected.extend_from_slice(&p.data);
+            problems.extend(tx.send_problems.iter().cloned());
+            for &(i, _) in tx.send_reqs.values() {
+                problems.push(format!("conn {conn} node {from}: send #{i} never completed"));
             }
-            for (req, done) in &rx.recv_reqs {
-                if !done {
-                    problems
-                        .push(format!("conn {conn} node {}: recv {req} never completed", 1 - from));
-                }
+            for req in &rx.recv_reqs {
+                problems.push(format!("conn {conn} node {}: recv {req} never completed", 1 - from));
             }
-            let got = &rx.received;
-            let ok_prefix = got.len() <= expected.len() && expected[..got.len()] == got[..];
-            let complete = got.len() == expected.len();
-            if !ok_prefix {
-                let at =
-                    got.iter().zip(&expected).position(|(a, b)| a != b).unwrap_or(expected.len());
-                problems.push(format!(
-                    "conn {conn} {from}->{}: stream differs at byte {at} (got {} bytes, expected {})",
+            // Every byte arrived once, in order: what arrived is the plan's stream (less the
+            // sends refused with WSAENOBUFS), or a prefix of it when a connection aborted.
+            let st = &tx.stream;
+            let expected = tx.offered - st.nobufs_bytes;
+            let got = st.received;
+            match st.first_diff {
+                Some(at) => problems.push(format!(
+                    "conn {conn} {from}->{}: stream differs at byte {at} (got {got} bytes, \
+                     expected {expected})",
                     1 - from,
-                    got.len(),
-                    expected.len()
-                ));
-            } else if !complete && !aborting {
-                problems.push(format!(
-                    "conn {conn} {from}->{}: {} of {} bytes arrived",
+                )),
+                None if got != expected && !aborting => problems.push(format!(
+                    "conn {conn} {from}->{}: {got} of {expected} bytes arrived",
                     1 - from,
-                    got.len(),
-                    expected.len()
-                ));
+                )),
+                None => {}
             }
-            if !urgent_marks_match(&marks, &rx.urgent_marks, got.len()) {
+            if st.urgent_differs {
                 problems.push(format!("conn {conn} {from}->{}: urgent marks differ", 1 - from));
             }
             summary.directions.push(Direction {
                 conn,
                 from,
-                sends: tx.plan.len(),
-                bytes_offered: tx.plan.iter().map(|p| p.data.len() as u64).sum(),
-                bytes_received: got.len() as u64,
-                urgent_bytes_received: rx.urgent_marks.iter().map(|m| m.1 as u64).sum(),
+                sends: w.sends,
+                bytes_offered: tx.offered,
+                bytes_received: got,
+                urgent_bytes_received: st.urgent_received,
                 sender: ep.stats().clone(),
             });
         }
@@ -416,18 +745,130 @@ fn check(
     summary
 }
 
-/// The urgent ranges received cover exactly the urgent bytes sent (within what arrived).
-fn urgent_marks_match(sent: &[(usize, usize)], got: &[(usize, usize)], len: usize) -> bool {
-    let bytes = |m: &[(usize, usize)]| {
-        let mut v = Vec::new();
-        for &(at, n) in m {
-            for i in at..at + n {
-                if i < len {
-                    v.push(i);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan as it was made before it was replayed: every send drawn and its data made up
+    /// front, from one generator. The replayed plan must give the same sends, the same bytes,
+    /// and leave the generator where this leaves it (the receives draw from it next).
+    /// One side's sends: data and urgent mark.
+    type Sends = Vec<(Vec<u8>, bool)>;
+
+    fn eager(w: &Workload) -> (Vec<[Sends; 2]>, u64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(w.seed);
+        let mut conns = Vec::new();
+        for _ in 0..w.connections {
+            for n in 0..2 {
+                if w.rdma_read[n].is_none() {
+                    rng.gen_bool(0.5);
+                }
+                if w.seq_near_wrap {
+                    rng.gen_range(0..64u32);
+                } else {
+                    rng.r#gen::<u32>();
                 }
             }
+            let mut pair: [Sends; 2] = Default::default();
+            for side in &mut pair {
+                for _ in 0..w.sends {
+                    let mut n = draw_size(&mut rng, w);
+                    let urgent = rng.gen_bool(w.urgent_share.clamp(0.0, 1.0));
+                    if urgent {
+                        n = n.clamp(1, 2048);
+                    }
+                    let mut data = vec![0u8; n];
+                    rng.fill(&mut data[..]);
+                    side.push((data, urgent));
+                }
+            }
+            conns.push(pair);
         }
-        v
-    };
-    bytes(sent) == bytes(got)
+        (conns, rng.next_u64())
+    }
+
+    #[test]
+    fn replayed_plan_is_the_plan_made_up_front() {
+        for (seed, urgent_share, max_size) in [(1, 0.05, 1 << 20), (7, 0.5, 4099), (9, 1.0, 13)] {
+            let w = Workload { seed, sends: 50, urgent_share, max_size, ..Workload::default() };
+            let (want, after) = eager(&w);
+            let base = ChaCha8Rng::seed_from_u64(w.seed);
+            let mut rng = base.clone();
+            for pair in &want {
+                for _ in 0..2 {
+                    rng.gen_bool(0.5);
+                    rng.gen_range(0..64u32);
+                }
+                for sends in pair {
+                    let mut side = Side::new(&mut rng, &w);
+                    let mut replay = side.stream.plan.clone();
+                    for (data, urgent) in sends {
+                        let p = side.plan.next(&w).expect("planned");
+                        assert_eq!((p.len, p.urgent), (data.len(), *urgent));
+                        assert_eq!(&send_bytes(&base, &p, 0, p.len), data);
+                        // Any piece of it, from any offset, as the checker makes it.
+                        let off = data.len() / 3;
+                        let n = (data.len() - off) / 2;
+                        assert_eq!(send_bytes(&base, &p, off, n), data[off..off + n]);
+                        assert_eq!(replay.next(&w), Some(p));
+                    }
+                    assert_eq!(side.plan.next(&w), None);
+                    assert_eq!(side.offered, sends.iter().map(|s| s.0.len() as u64).sum::<u64>());
+                }
+            }
+            assert_eq!(rng.next_u64(), after, "seed {seed}: the receives' draws moved");
+        }
+    }
+
+    #[test]
+    fn the_checker_finds_a_wrong_byte_a_missing_send_and_a_wrong_mark() {
+        let w = Workload { seed: 5, sends: 20, max_size: 5000, ..Workload::default() };
+        let base = ChaCha8Rng::seed_from_u64(w.seed);
+        let mut plan = Side::new(&mut base.clone(), &w).plan;
+        let sends: Vec<Planned> = (0..w.sends).filter_map(|_| plan.next(&w)).collect();
+        let stream = |skip: Option<usize>| -> Vec<(Vec<u8>, bool)> {
+            let mut v = Vec::new();
+            for (i, p) in sends.iter().enumerate() {
+                if Some(i) != skip && p.len > 0 {
+                    v.push((send_bytes(&base, p, 0, p.len), p.urgent));
+                }
+            }
+            v
+        };
+        let check = |chunks: &[(Vec<u8>, bool)], nobufs: Option<usize>| {
+            let mut side = Side::new(&mut base.clone(), &w);
+            if let Some(i) = nobufs {
+                assert!(side.stream.no_bufs(i, sends[i].len));
+            }
+            for (d, u) in chunks {
+                // Arrive in pieces that do not follow the sends.
+                for piece in d.chunks(777) {
+                    side.stream.receive(&w, &base, piece, *u);
+                }
+            }
+            let st = side.stream;
+            (st.first_diff, st.urgent_differs, st.received, side.offered - st.nobufs_bytes)
+        };
+        let good = stream(None);
+        let (diff, marks, got, want) = check(&good, None);
+        assert_eq!((diff, marks, got), (None, false, want));
+
+        let mut bad = good.clone();
+        bad[3].0[5] ^= 1;
+        let at = good[..3].iter().map(|c| c.0.len() as u64).sum::<u64>() + 5;
+        assert_eq!(check(&bad, None).0, Some(at));
+
+        let mut bad = good.clone();
+        bad[2].1 = !bad[2].1;
+        assert!(check(&bad, None).1);
+
+        // A send refused with WSAENOBUFS is skipped; left in, its bytes are one too many.
+        let big = sends.iter().position(|p| p.len > 100).expect("a send of some size");
+        let (diff, _, got, want) = check(&stream(Some(big)), Some(big));
+        assert_eq!((diff, got), (None, want));
+        assert!(check(&stream(Some(big)), None).0.is_some());
+        let mut extra = good.clone();
+        extra.push((vec![1], false));
+        assert_eq!(check(&extra, None).0, Some(want + sends[big].len as u64));
+    }
 }
