@@ -192,8 +192,9 @@ rh_dut!(
     impl<const A: usize> crate::pool::PoolManager<A>,
     sanswitch_model::blocks::pool::PoolIn,
     sanswitch_model::blocks::pool::PoolOut;
-    reset, req_valid, req_op, req_conn, req_class, req_buf, req_a, req_b, req_c, req_bufs,
-    resp_ready
+    reset, s_axis_req_tvalid, s_axis_req_op, s_axis_req_conn, s_axis_req_class,
+    s_axis_req_buf, s_axis_req_a, s_axis_req_b, s_axis_req_c, s_axis_req_bufs,
+    m_axis_resp_tready, cnt_rd_index
 );
 
 rh_dut!(
