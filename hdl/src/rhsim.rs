@@ -37,7 +37,7 @@ impl FromPortBits for bool {
 
 impl<const N: usize> FromPortBits for Bits<N> {
     fn from_port_bits(v: u64) -> Self {
-        Bits::<N>::from(v)
+        Bits::<N>::from(v & sanswitch_model::ports::mask(N as u32))
     }
 }
 
@@ -204,4 +204,18 @@ rh_dut!(
     reset, cmd_valid, cmd_op, cmd_conn, cmd_access, cmd_nomem, cmd_xfer, cmd_addr, cmd_key,
     cmd_len, cmd_lkey, rsp_ready, cpl_ready, rq_ready, rs_valid, rs_tag, rs_status, ac_valid,
     ac_conn, ac_key, ac_write, ac_off, ac_len, ck_ready
+);
+
+rh_dut!(
+    crate::widgets::SkidBuffer<Bits<16>>,
+    sanswitch_model::blocks::widgets::skid::SkidIn,
+    sanswitch_model::blocks::widgets::skid::SkidOut;
+    reset, push, push_data, out_ready
+);
+
+rh_dut!(
+    crate::widgets::CounterBank,
+    sanswitch_model::blocks::widgets::counter_bank::CounterBankIn,
+    sanswitch_model::blocks::widgets::counter_bank::CounterBankOut;
+    reset, inc, inc_index, rd_index
 );
