@@ -32,6 +32,7 @@
 //! same as with a real slot.
 
 pub mod beat;
+pub mod layout;
 pub mod verdict;
 
 use rust_hdl::prelude::*;
