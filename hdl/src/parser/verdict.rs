@@ -9,7 +9,7 @@
 //! - `accept` (in): the beat is taken at the coming edge (the checks on beat 2 and the sums
 //!   on beats 2 and 4 are kept then).
 //! - `err` (out): 0 good, else `ParseError::index() + 1`; `bad` (out): `err != 0` as one OR,
-//!   for the payload's bad mark.
+//!   for the payload's bad mark (valid on payload beats only).
 //! - `ext`, `desc_present`, `is_pay` (out): the kind has an extension beat; the descriptor is
 //!   present; the beat is a payload beat.
 //!
@@ -307,18 +307,16 @@ impl Logic for Verdict {
                 self.err.next = 8.into();
             }
         }
-        // The same verdict as one OR (err != 0), for the payload's bad mark.
+        // The same verdict as one OR (err != 0), for the payload's bad mark, which only a
+        // payload beat carries: of a Data or LargeSend message (known kinds that allow a
+        // payload), at or past its fixed part. There the kind is known and the message is
+        // not short of its fixed part, a misplaced payload implies a misplaced descriptor,
+        // and only LargeSend has fields left to check: the other terms of `err` cannot be
+        // set (cargo mutants found them unobservable).
         self.bad.next = self.long.val()
-            | self.short.val()
             | self.c_len.val()
-            | !self.known.val()
             | self.c_flags.val()
             | self.c_desc.val()
-            | self.lt_fixed.val()
-            | self.c_pay.val()
-            | (self.is_hello.val()
-                & (self.c_hello_res.val() | self.c_hello_bad.val() | self.bufs_low.val()))
-            | (self.is_sbc.val() & self.c_lo_nz.val())
             | (self.is_ls.val() & (self.c_hi_nz.val() | self.ls_bad.val()));
 
         if self.reset.val() {
