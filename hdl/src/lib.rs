@@ -9,6 +9,7 @@
 //! [`verilog`] gives each block's Verilog, the one source the co-simulation build, the
 //! `generate` command and the lint tests all use.
 
+pub mod cosim;
 pub mod parser;
 pub mod pool;
 pub mod rhsim;
