@@ -1,12 +1,13 @@
 //! `sanswitch generate`, run as a user would, and its output checked independently: the
 //! files exist, the report says they lint and validate, Verilator agrees when run again by
 //! hand, the waivers are needed (without them `-Wall` warns), and Yosys accepts the file as
-//! read back. Without Yosys only the lint is checked.
+//! read back. Needs Verilator and Yosys: without them the test fails, saying how to install
+//! them.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use sanswitch_hdl::synth::yosys_available;
+use sanswitch_hdl::tools::{require_verilator, require_yosys};
 use sanswitch_hdl::{BlockName, yosys_validate_block};
 use serde_json::Value;
 
@@ -43,6 +44,8 @@ fn verilator_lint(files: &[&Path], top: &str) -> Output {
 
 #[test]
 fn generate_writes_checked_verilog_and_a_report() {
+    require_verilator();
+    require_yosys();
     let dir = scratch("generate");
     let out_dir = dir.join("out");
     let out_str = out_dir.to_str().expect("utf-8 path");
@@ -65,8 +68,7 @@ fn generate_writes_checked_verilog_and_a_report() {
         assert!(out_dir.join(format!("{}.v", b.name())).is_file(), "{}.v not written", b.name());
     }
 
-    // The report: every block linted and (with Yosys) validated and measured.
-    let yosys = yosys_available();
+    // The report: every block linted, validated and measured.
     let report: Value = serde_json::from_str(
         &std::fs::read_to_string(out_dir.join("report.json")).expect("read report.json"),
     )
@@ -77,16 +79,11 @@ fn generate_writes_checked_verilog_and_a_report() {
     for b in blocks {
         assert_eq!(b["lint"]["ok"], Value::Bool(true), "{b:#}");
         assert!(b["lint"]["messages"].as_array().is_some(), "{b:#}");
-        if yosys {
-            assert_eq!(b["yosys_validate"]["ok"], Value::Bool(true), "{b:#}");
-            assert!(b["synth"]["luts"].as_u64().is_some_and(|n| n > 0), "{b:#}");
-            assert!(b["synth"]["lut_levels"].as_u64().is_some_and(|n| n > 0), "{b:#}");
-            for k in ["ffs", "carry4", "bram", "logic_levels", "deepest_path"] {
-                assert!(!b["synth"][k].is_null(), "synth.{k} missing: {b:#}");
-            }
-        } else {
-            assert!(b["yosys_validate"]["ok"].is_null(), "{b:#}");
-            assert!(b["synth"].is_null(), "{b:#}");
+        assert_eq!(b["yosys_validate"]["ok"], Value::Bool(true), "{b:#}");
+        assert!(b["synth"]["luts"].as_u64().is_some_and(|n| n > 0), "{b:#}");
+        assert!(b["synth"]["lut_levels"].as_u64().is_some_and(|n| n > 0), "{b:#}");
+        for k in ["ffs", "carry4", "bram", "logic_levels", "deepest_path"] {
+            assert!(!b["synth"][k].is_null(), "synth.{k} missing: {b:#}");
         }
     }
     let parser = blocks.iter().find(|b| b["name"] == "parser").expect("parser in the report");
@@ -110,12 +107,8 @@ fn generate_writes_checked_verilog_and_a_report() {
     );
 
     // Yosys on the file as read back.
-    if yosys {
-        let v = std::fs::read_to_string(&parser_v).expect("read parser.v");
-        yosys_validate_block(BlockName::Parser, &v).expect("yosys validates parser.v");
-    } else {
-        eprintln!("yosys not installed: validation and synthesis not checked");
-    }
+    let v = std::fs::read_to_string(&parser_v).expect("read parser.v");
+    yosys_validate_block(BlockName::Parser, &v).expect("yosys validates parser.v");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -9,11 +9,13 @@
 //! [`verilog`] gives each block's Verilog, the one source the co-simulation build, the
 //! `generate` command and the lint tests all use.
 
+pub mod cosim;
 pub mod parser;
 pub mod pool;
 pub mod rhsim;
 pub mod sequencer;
 pub mod synth;
+pub mod tools;
 pub mod widgets;
 
 pub use rust_hdl;
@@ -166,7 +168,11 @@ fn rename_module_prefix(v: &str, from: &str, to: &str) -> String {
 
 /// rust-hdl's `yosys_validate` (hierarchy check, processes, no latches, no implicit or
 /// undriven nets) on a block's Verilog as written to its file.
+///
+/// # Errors
+/// The validation's complaint, or [`tools::missing_message`] when Yosys cannot be run.
 pub fn yosys_validate_block(block: BlockName, v: &str) -> Result<(), String> {
+    tools::check(&tools::YOSYS)?;
     yosys_validate(block.name(), &unrename_top(v, block.name())).map_err(|e| format!("{e:?}"))
 }
 

@@ -1,14 +1,16 @@
-//! The parser maps onto the 7 series within its budgets (needs yosys; skipped without it).
+//! The blocks' Verilog as an FPGA flow takes it: the parser and the pool map onto the 7
+//! series within their budgets (Yosys), and every block lints clean at both parameter sets
+//! (Verilator). Without the tool these tests fail, saying how to install it.
 
-use sanswitch_hdl::synth::{synth_xilinx, yosys_available};
-use sanswitch_hdl::{BlockName, EngineParams, verilog};
+use std::process::Command;
+
+use sanswitch_hdl::synth::synth_xilinx;
+use sanswitch_hdl::tools::{require_verilator, require_yosys};
+use sanswitch_hdl::{BlockName, EngineParams, VERILATOR_WAIVERS, verilog};
 
 #[test]
 fn parser_maps_within_budget() {
-    if !yosys_available() {
-        eprintln!("yosys not installed: skipped");
-        return;
-    }
+    require_yosys();
     let v = verilog(BlockName::Parser, &EngineParams::default());
     let dir = std::env::temp_dir().join(format!("sanswitch-synth-{}", std::process::id()));
     let s = synth_xilinx(&dir, "parser", &v).unwrap();
@@ -21,10 +23,7 @@ fn parser_maps_within_budget() {
 
 #[test]
 fn pool_maps_within_budget() {
-    if !yosys_available() {
-        eprintln!("yosys not installed: skipped");
-        return;
-    }
+    require_yosys();
     let v = verilog(BlockName::Pool, &EngineParams::default());
     let dir = std::env::temp_dir().join(format!("sanswitch-synth-pool-{}", std::process::id()));
     let s = synth_xilinx(&dir, "pool", &v).unwrap();
@@ -33,4 +32,67 @@ fn pool_maps_within_budget() {
     assert!(s.luts < 2_000, "pool manager too large: {} LUTs", s.luts);
     assert!(s.lut_levels <= 8, "pool manager too deep: {} LUT levels", s.lut_levels);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every block's Verilog lints clean under Verilator's `-Wall` with the project's waivers, at
+/// the default parameters and at the co-simulation's second set.
+#[test]
+fn every_block_lints_clean_at_both_parameter_sets() {
+    require_verilator();
+    let dir = std::env::temp_dir().join(format!("sanswitch-lint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let vlt = dir.join("verilator.vlt");
+    std::fs::write(&vlt, VERILATOR_WAIVERS).unwrap();
+    for (set, params) in [("default", EngineParams::default()), ("small", EngineParams::small())] {
+        for block in BlockName::ALL {
+            // The file keeps the block's name: the waivers name their files.
+            let f = dir.join(format!("{}.v", block.name()));
+            std::fs::write(&f, verilog(block, &params)).unwrap();
+            let o = Command::new("verilator")
+                .args(["--lint-only", "-Wall", "--top-module", block.name()])
+                .arg(&vlt)
+                .arg(&f)
+                .output()
+                .expect("run verilator");
+            assert!(
+                o.status.success(),
+                "{} at the {set} parameters: verilator -Wall:\n{}",
+                block.name(),
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Run one test of this binary in a child process whose `PATH` is empty; its stderr.
+fn run_without_path(test: &str) -> String {
+    let out = Command::new(std::env::current_exe().expect("this test binary"))
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env("PATH", "")
+        .output()
+        .expect("run this test binary again");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "{test} passed without its tool:\n{stderr}");
+    stderr
+}
+
+/// Without Yosys or Verilator, the tests that need them fail and say how to install them.
+#[test]
+fn tests_fail_and_say_so_when_a_tool_is_missing() {
+    let e = run_without_path("parser_maps_within_budget");
+    assert!(
+        e.contains(
+            "yosys not found on PATH: install it (apt-get install yosys) — this test needs it"
+        ),
+        "{e}"
+    );
+    let e = run_without_path("every_block_lints_clean_at_both_parameter_sets");
+    assert!(
+        e.contains(
+            "verilator not found on PATH: install it (apt-get install verilator) — this test \
+             needs it"
+        ),
+        "{e}"
+    );
 }

@@ -11,7 +11,10 @@ fn run(seed: u64, cycles: u64, valid: f64, ready: f64, bad: f64) -> PoolModel {
     let mut stim = PoolDriver::new(seed, p, bad);
     stim.valid_rate = valid;
     stim.ready_rate = ready;
-    let opts = LockstepOptions { cycles, ..LockstepOptions::default() };
+    // Resets at random, but not in the million-cycle run: it counts with the block's
+    // counters, which a reset clears.
+    let reset_rate = if cycles < 1_000_000 { 1e-4 } else { 0.0 };
+    let opts = LockstepOptions::with_resets(cycles, reset_rate, seed);
     if let Err(m) = lockstep(&mut model, &VPool::new, &mut stim, &opts) {
         panic!("{m}");
     }

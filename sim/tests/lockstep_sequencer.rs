@@ -11,7 +11,10 @@ use sanswitch_sim::{LockstepOptions, Stimulus, VSequencer, lockstep, sequencer_b
 fn run(mut d: SeqDriver, cycles: u64) -> (DriverStats, SequencerOut) {
     let p = SequencerParams::default();
     let mut model = SequencerModel::new(p);
-    let opts = LockstepOptions { cycles, ..LockstepOptions::default() };
+    // Resets at random, but not in the million-cycle run: it counts with the block's
+    // counters, which a reset clears.
+    let reset_rate = if cycles < 1_000_000 { 1e-4 } else { 0.0 };
+    let opts = LockstepOptions::with_resets(cycles, reset_rate, cycles);
     if let Err(m) = lockstep(&mut model, &VSequencer::new, &mut d, &opts) {
         panic!("{m}");
     }
@@ -116,7 +119,12 @@ fn lockstep_names_the_cycle_and_port_of_a_sequencer_difference() {
         }
     };
     let dir = std::env::temp_dir().join(format!("sanswitch-seq-mismatch-{}", std::process::id()));
-    let opts = LockstepOptions { cycles: 1_000_000, vcd_window: 50, vcd_dir: Some(dir.clone()) };
+    let opts = LockstepOptions {
+        cycles: 1_000_000,
+        vcd_window: 50,
+        vcd_dir: Some(dir.clone()),
+        ..LockstepOptions::default()
+    };
     let mut model = Buggy(SequencerModel::new(p));
     let mut d = SeqDriver::new(5, p);
     let m = lockstep(&mut model, &VSequencer::new, &mut d, &opts).expect_err("the bug is caught");

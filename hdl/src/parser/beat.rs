@@ -137,3 +137,30 @@ impl Logic for BeatTracker {
         self.long.next = self.long_r.q.val() | (self.edge_r.q.val() & self.keep.val().any());
     }
 }
+
+/// A test of the tests, never hardware: the parser's Verilog `v` (as [`crate::verilog`]
+/// writes it) with the reset of `beat_p1` left out of the beat tracker, so the register keeps
+/// its power-up value (random under Verilator's `--x-initial unique`) until the first message
+/// ends. The next message's byte count (`got`), and so its header record's `error`, then
+/// depends on that value. The co-simulation builds this variant as `parser_noreset` and
+/// checks that the lockstep catches it (`sim/tests/lockstep_parser.rs`). The default Verilog
+/// is untouched: the flaw is applied to the text, and only here.
+///
+/// # Panics
+/// If the reset block of `beat_p1` is not where it was when this was written (the edit must
+/// remove exactly one line, or the test would prove nothing).
+#[doc(hidden)]
+pub fn drop_beat_p1_reset(v: &str) -> String {
+    const MODULE: &str = "module parser$beat(";
+    const RESET: &str = "if (reset) begin";
+    const LINE: &str = "beat_p1$d = 32'h1;";
+    let m = v.find(MODULE).expect("the beat tracker's module in the parser's Verilog");
+    let end = m + v[m..].find("endmodule").expect("its end");
+    let r = m + v[m..end].find(RESET).expect("its reset block");
+    let block_end = r + v[r..end].find("\n        end\n").expect("the end of its reset block");
+    let l = r + v[r..block_end].find(LINE).expect("beat_p1 in its reset block");
+    let line_start = v[..l].rfind('\n').expect("a line") + 1;
+    let line_end = l + v[l..].find('\n').expect("a line end") + 1;
+    assert_eq!(v[line_start..line_end].trim(), LINE, "one whole line is removed");
+    format!("{}{}", &v[..line_start], &v[line_end..])
+}
