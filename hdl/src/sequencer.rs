@@ -30,9 +30,7 @@
 //! registers only.
 
 use rust_hdl::prelude::*;
-use sanswitch_model::blocks::sequencer::{
-    MAX_OPS, access, cmd, cpl_status, cst, ost, reason, rsp_status,
-};
+use sanswitch_model::blocks::sequencer::{MAX_OPS, access, cmd, cst, fault, ost, rsp_status};
 use sanswitch_model::params::SequencerParams;
 
 /// A registration-table RAM word.
@@ -563,13 +561,13 @@ impl Sequencer {
             k_s_baddesc: c(rsp_status::BADDESC as u64),
             k_s_busy: c(rsp_status::BUSY as u64),
             k_s_badcmd: c(rsp_status::BADCMD as u64),
-            k_cs_transport: c(cpl_status::TRANSPORT as u64),
-            k_cs_aborted: c(cpl_status::ABORTED as u64),
-            k_cs_first_bad: c(6),
-            k_rs_key: c(reason::BAD_KEY as u64),
-            k_rs_conn: c(reason::OTHER_CONN as u64),
-            k_rs_access: c(reason::ACCESS as u64),
-            k_rs_bounds: c(reason::BOUNDS as u64),
+            k_cs_transport: c(fault::TRANSPORT as u64),
+            k_cs_aborted: c(fault::ABORTED as u64),
+            k_cs_first_bad: c(fault::FIRST_NOT_SAN as u64),
+            k_rs_key: c(fault::BAD_KEY as u64),
+            k_rs_conn: c(fault::CONNECTION as u64),
+            k_rs_access: c(fault::ACCESS as u64),
+            k_rs_bounds: c(fault::BOUNDS as u64),
             k_st_free: c(ost::FREE as u64),
             k_st_run: c(ost::RUN as u64),
             k_st_done: c(ost::DONE as u64),

@@ -13,7 +13,7 @@ use sanswitch_model::blocks::seq_stimulus::{
     Check, Command, MIB, SeqDriver, model_figures, san_inputs,
 };
 use sanswitch_model::blocks::sequencer::{
-    SequencerIn, SequencerModel, SequencerOut, access, cmd, cpl_status, reason, rsp_status, tag,
+    SequencerIn, SequencerModel, SequencerOut, access, cmd, fault, rsp_status, tag,
 };
 use sanswitch_model::endpoint::{
     Access, Action, BufId, Config, Endpoint, Event, RdmaError, RegId, Role,
@@ -341,19 +341,19 @@ fn remote_access_checks_name_each_reason_and_move_nothing_on_a_deny() {
     let wr = r.register(5, access::REMOTE_WRITE, 0x8000, 100);
     let lo = r.register(6, access::LOCAL, 0x9000, 100);
     let c = |conn, key, write, off, len| Check { conn, key, write, off, len };
-    assert_eq!(r.check(c(5, rd, false, 0, 4096)), (reason::GRANT, true, 0x1000));
-    assert_eq!(r.check(c(5, rd, false, 4000, 96)), (reason::GRANT, true, 0x1000 + 4000));
-    assert_eq!(r.check(c(5, wr, true, 99, 1)), (reason::GRANT, true, 0x8000 + 99));
-    assert_eq!(r.check(c(5, wr, true, 100, 0)), (reason::GRANT, true, 0x8000 + 100));
-    assert_eq!(r.check(c(5, rd ^ 0x100, false, 0, 1)), (reason::BAD_KEY, false, 0));
-    assert_eq!(r.check(c(6, rd, false, 0, 1)), (reason::OTHER_CONN, false, 0));
-    assert_eq!(r.check(c(5, rd, true, 0, 1)), (reason::ACCESS, false, 0));
-    assert_eq!(r.check(c(5, wr, false, 0, 1)), (reason::ACCESS, false, 0));
-    assert_eq!(r.check(c(6, lo, false, 0, 1)), (reason::ACCESS, false, 0));
-    assert_eq!(r.check(c(5, rd, false, 4000, 97)), (reason::BOUNDS, false, 0));
-    assert_eq!(r.check(c(5, rd, false, u32::MAX, 2)), (reason::BOUNDS, false, 0));
+    assert_eq!(r.check(c(5, rd, false, 0, 4096)), (fault::OK, true, 0x1000));
+    assert_eq!(r.check(c(5, rd, false, 4000, 96)), (fault::OK, true, 0x1000 + 4000));
+    assert_eq!(r.check(c(5, wr, true, 99, 1)), (fault::OK, true, 0x8000 + 99));
+    assert_eq!(r.check(c(5, wr, true, 100, 0)), (fault::OK, true, 0x8000 + 100));
+    assert_eq!(r.check(c(5, rd ^ 0x100, false, 0, 1)), (fault::BAD_KEY, false, 0));
+    assert_eq!(r.check(c(6, rd, false, 0, 1)), (fault::CONNECTION, false, 0));
+    assert_eq!(r.check(c(5, rd, true, 0, 1)), (fault::ACCESS, false, 0));
+    assert_eq!(r.check(c(5, wr, false, 0, 1)), (fault::ACCESS, false, 0));
+    assert_eq!(r.check(c(6, lo, false, 0, 1)), (fault::ACCESS, false, 0));
+    assert_eq!(r.check(c(5, rd, false, 4000, 97)), (fault::BOUNDS, false, 0));
+    assert_eq!(r.check(c(5, rd, false, u32::MAX, 2)), (fault::BOUNDS, false, 0));
     r.command(Command::deregister(5, rd));
-    assert_eq!(r.check(c(5, rd, false, 0, 1)), (reason::BAD_KEY, false, 0));
+    assert_eq!(r.check(c(5, rd, false, 0, 1)), (fault::BAD_KEY, false, 0));
     let o = r.m.outputs(&SequencerIn::default());
     assert_eq!(
         (o.cnt_deny_key, o.cnt_deny_conn, o.cnt_deny_access, o.cnt_deny_bounds),
@@ -392,7 +392,7 @@ fn an_error_response_fails_the_transfer_after_its_requests_in_flight() {
     r.command(Command::start(false, 0, 42, 0, 1, 10 * 4096, k));
     r.run_until_cpls(1, 100_000);
     let (at, c) = r.cpls[0];
-    assert_eq!(c, Cpl { conn: 0, xfer: 42, bytes: 0, write: false, status: cpl_status::TRANSPORT });
+    assert_eq!(c, Cpl { conn: 0, xfer: 42, bytes: 0, write: false, status: fault::TRANSPORT });
     // Requests 0..=3 went out at once, 4 after the first response; none after the error.
     assert_eq!(r.san.log.len(), 5);
     // The completion waited for every request in flight.
@@ -447,7 +447,7 @@ fn abort_completes_every_transfer_of_the_connection_and_releases_its_registratio
     let mut got: Vec<(u32, u8, u32)> =
         r.cpls.iter().map(|c| (c.1.xfer, c.1.status, c.1.bytes)).collect();
     got.sort();
-    assert_eq!(got, [(1, cpl_status::ABORTED, 0), (2, cpl_status::ABORTED, 0), (3, 0, 5000)]);
+    assert_eq!(got, [(1, fault::ABORTED, 0), (2, fault::ABORTED, 0), (3, 0, 5000)]);
     assert_eq!(r.m.live_registrations(), 1);
     for k in [a, b] {
         assert_eq!(r.command(Command::deregister(7, k)).rsp_status, rsp_status::STALE);
@@ -502,9 +502,9 @@ fn random_run_exercises_every_path() {
     let done: u64 = s.completions.iter().sum();
     assert!(started - done <= p.ops as u64, "{started} started, {done} completed");
     assert!(s.big_transfers >= 1, "{s:?}");
-    assert!(s.completions[cpl_status::OK as usize] > 1000, "{s:?}");
-    assert!(s.completions[cpl_status::ABORTED as usize] > 10, "{s:?}");
-    assert!(s.completions[1..=5].iter().sum::<u64>() > 5, "RDMA errors: {s:?}");
+    assert!(s.completions[fault::OK as usize] > 1000, "{s:?}");
+    assert!(s.completions[fault::ABORTED as usize] > 10, "{s:?}");
+    assert!(s.completions[1..=6].iter().sum::<u64>() > 5, "RDMA errors: {s:?}");
     for k in 0..=6 {
         assert!(s.responses[k] > 0, "rsp status {k}: {s:?}");
     }
@@ -824,15 +824,15 @@ fn the_peer_sequencer_grants_every_request_of_a_transfer_and_releases_after_it()
         for q in mover.san.log.clone() {
             let off = (q.raddr - base) as u32;
             let c = Check { conn: q.conn, key: q.rkey, write: q.write, off, len: q.len };
-            assert_eq!(owner.check(c), (reason::GRANT, true, q.raddr), "{q:?}");
+            assert_eq!(owner.check(c), (fault::OK, true, q.raddr), "{q:?}");
         }
         // The other direction's access is refused.
         let c = Check { conn: 9, key: rkey, write: read_mode, off: 0, len: 8 };
-        assert_eq!(owner.check(c).0, reason::ACCESS);
+        assert_eq!(owner.check(c).0, fault::ACCESS);
         let o = owner.command(Command::deregister(9, rkey));
         assert_eq!((o.rsp_status, o.rsp_len), (rsp_status::OK, rest));
         let c = Check { conn: 9, key: rkey, write: !read_mode, off: 0, len: 8 };
-        assert_eq!(owner.check(c).0, reason::BAD_KEY);
+        assert_eq!(owner.check(c).0, fault::BAD_KEY);
     }
 }
 

@@ -3,7 +3,7 @@
 //! measured on the Verilog and cross-checked with the model.
 
 use sanswitch_model::blocks::seq_stimulus::{DriverStats, SeqDriver};
-use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerModel, SequencerOut, cpl_status};
+use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerModel, SequencerOut, fault};
 use sanswitch_model::params::SequencerParams;
 use sanswitch_model::ports::CycleModel;
 use sanswitch_sim::{LockstepOptions, Stimulus, VSequencer, lockstep, sequencer_bench};
@@ -30,8 +30,8 @@ fn sequencer_lockstep_one_million_cycles() {
     assert!(s.big_reads >= 1 && s.big_writes >= 1, "1 MiB in both modes: {s:?}");
     assert!(s.boundary_ok.iter().all(|n| *n > 0), "boundary sizes: {s:?}");
     assert!(s.completions_read > 200 && s.completions_write > 200, "{s:?}");
-    assert!(s.completions[cpl_status::ABORTED as usize] > 0, "{s:?}");
-    assert!(s.completions[1..=5].iter().sum::<u64>() > 0, "RDMA errors: {s:?}");
+    assert!(s.completions[fault::ABORTED as usize] > 0, "{s:?}");
+    assert!(s.completions[1..=6].iter().sum::<u64>() > 0, "RDMA errors: {s:?}");
     for (k, n) in s.responses[..=6].iter().enumerate() {
         assert!(*n > 0, "response status {k} never seen: {s:?}");
     }

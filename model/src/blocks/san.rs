@@ -22,8 +22,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::sequencer::cpl_status;
 use crate::ports::CycleModel;
+use crate::status::fault;
 
 crate::ports! {
     /// SAN port inputs: the sequencer's request stream and its response `ready`.
@@ -229,20 +229,21 @@ impl SanModel {
     /// The SAN's checks on the remote side of a request.
     fn check(&self, r: &SanRequest) -> u8 {
         if self.regions.is_empty() {
-            return cpl_status::OK;
+            return fault::OK;
         }
-        let Some(g) = self.regions.get(&r.rkey) else { return cpl_status::BAD_KEY };
+        let Some(g) = self.regions.get(&r.rkey) else { return fault::BAD_KEY };
         if g.conn != r.conn {
-            return cpl_status::BAD_KEY;
+            return fault::CONNECTION;
         }
         if (r.write && !g.write) || (!r.write && !g.read) {
-            return cpl_status::ACCESS_DENIED;
+            return fault::ACCESS;
         }
-        let off = r.raddr.wrapping_sub(g.addr);
-        if r.raddr < g.addr || off + r.len as u64 > g.len as u64 {
-            return cpl_status::OUT_OF_BOUNDS;
+        // In 65 bits: `base <= addr && addr + len <= base + rlen`, overflow-safe.
+        let end = r.raddr as u128 + r.len as u128;
+        if r.raddr < g.addr || end > g.addr as u128 + g.len as u128 {
+            return fault::BOUNDS;
         }
-        cpl_status::OK
+        fault::OK
     }
 
     fn retire(&mut self, m: Moving) {
@@ -258,7 +259,7 @@ impl SanModel {
         let Some(m) = self.queue.front_mut() else { return };
         let off = m.done as u64 * 8;
         let n = u64::min(8, m.req.len as u64 - off) as usize;
-        if self.cfg.memory && m.req.status == cpl_status::OK {
+        if self.cfg.memory && m.req.status == fault::OK {
             let mut b = [0u8; 8];
             if m.req.write {
                 self.local.read(m.req.laddr.wrapping_add(off), &mut b[..n]);
@@ -309,15 +310,15 @@ impl CycleModel for SanModel {
             };
             req.status = self.check(&req);
             let mut left = req.len.div_ceil(8);
-            if req.status != cpl_status::OK {
+            if req.status != fault::OK {
                 self.stats.refused += 1;
                 left = 0; // nothing moves on a refused request
             } else if self.fail.contains(&self.stats.requests) {
                 self.stats.errors_injected += 1;
-                req.status = cpl_status::TRANSPORT;
+                req.status = fault::TRANSPORT;
             } else if self.cfg.error_rate > 0.0 && self.rng.gen_bool(self.cfg.error_rate) {
                 self.stats.errors_injected += 1;
-                req.status = self.rng.gen_range(1..=5);
+                req.status = self.rng.gen_range(fault::BAD_KEY..=fault::FLUSHED);
             }
             let s = &mut self.stats;
             s.requests += 1;

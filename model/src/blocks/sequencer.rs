@@ -73,7 +73,7 @@ crate::ports! {
         rs_valid: bool = 1,
         /// The request's tag: slot `[3:0]`, generation `[7:4]`, segment number `[15:8]`.
         rs_tag: u16 = 16,
-        /// 0 ok, else [`cpl_status`] 1..=5 (6 and 7 count as a transport error).
+        /// 0 ok, else a [`fault`] code 1..=6 (7 counts as a transport error).
         rs_status: u8 = 3,
         /// Remote-access check from the peer.
         ac_valid: bool = 1,
@@ -108,7 +108,7 @@ crate::ports! {
         cpl_bytes: u32 = 32,
         /// 1: write mode (WriteComplete); 0: read mode (ReadComplete, or SendByCopy on failure).
         cpl_write: bool = 1,
-        /// [`cpl_status`].
+        /// [`fault`]: 0 ok, else the transfer's first error, or ABORTED.
         cpl_status: u8 = 3,
         rq_valid: bool = 1,
         rq_tag: u16 = 16,
@@ -123,7 +123,7 @@ crate::ports! {
         ac_ready: bool = 1,
         ck_valid: bool = 1,
         ck_grant: bool = 1,
-        /// [`reason`].
+        /// [`fault`]: 0 grant, else BAD_KEY, CONNECTION, ACCESS or BOUNDS (first failing).
         ck_reason: u8 = 3,
         /// On a grant: the local address (region address + offset); else 0.
         ck_addr: u64 = 64,
@@ -187,30 +187,9 @@ pub mod rsp_status {
     pub const BADCMD: u8 = 6;
 }
 
-/// Completion statuses (`cpl_status`); 1..=5 are the SAN's error codes (`rs_status`).
-pub mod cpl_status {
-    pub const OK: u8 = 0;
-    pub const BAD_KEY: u8 = 1;
-    pub const ACCESS_DENIED: u8 = 2;
-    pub const OUT_OF_BOUNDS: u8 = 3;
-    pub const TRANSPORT: u8 = 4;
-    pub const FLUSHED: u8 = 5;
-    /// The connection was aborted while the transfer ran.
-    pub const ABORTED: u8 = 6;
-}
-
-/// Remote-access check verdicts (`ck_reason`), in check order.
-pub mod reason {
-    pub const GRANT: u8 = 0;
-    /// The key is unknown, released, or its index holds another key.
-    pub const BAD_KEY: u8 = 1;
-    /// The key belongs to another connection.
-    pub const OTHER_CONN: u8 = 2;
-    /// The region does not grant that access.
-    pub const ACCESS: u8 = 3;
-    /// Offset plus length beyond the region.
-    pub const BOUNDS: u8 = 4;
-}
+/// Completion statuses (`cpl_status`), check verdicts (`ck_reason`) and RDMA response
+/// statuses (`rs_status`) are the shared [`RdmaFault`](crate::status::RdmaFault) codes.
+pub use crate::status::fault;
 
 /// RDMA tags: slot `[3:0]`, generation `[7:4]`, segment number `[15:8]`.
 pub mod tag {
@@ -317,7 +296,7 @@ pub struct OpEntry {
     pub emask: u16,
     /// Requests in flight, by entry.
     pub inflight: u16,
-    /// 0, or the first error ([`cpl_status`]).
+    /// 0, or the first error ([`fault`]).
     pub status: u8,
 }
 
@@ -654,7 +633,7 @@ impl CycleModel for SequencerModel {
                 status: o.status,
             };
             self.cpl_v = true;
-            bump(&mut self.cnt[cnt::ABORTED], o.status == cpl_status::ABORTED);
+            bump(&mut self.cnt[cnt::ABORTED], o.status == fault::ABORTED);
         } else if q.cpl_v && i.cpl_ready {
             self.cpl_v = false;
         }
@@ -707,7 +686,7 @@ impl CycleModel for SequencerModel {
         let eh: u16 = 1 << (rseq as u32 & wmask);
         let err = match q.r_st & 7 {
             0 => 0,
-            s if s >= 6 => cpl_status::TRANSPORT,
+            s if s >= fault::FIRST_NOT_SAN => fault::TRANSPORT,
             s => s,
         };
         let mut any_mine = false;
@@ -821,7 +800,7 @@ impl CycleModel for SequencerModel {
                         let leaving = cpl_fire && cpl_sel == Some(k);
                         if o.st != ost::FREE && o.conn == c.conn && !leaving {
                             self.ops[k].st = ost::DONE;
-                            self.ops[k].status = cpl_status::ABORTED;
+                            self.ops[k].status = fault::ABORTED;
                         }
                     }
                     for j in 0..nregs {
@@ -871,26 +850,26 @@ impl CycleModel for SequencerModel {
             };
             let bnd_ok = s.end <= rd.len as u64;
             let r = if !key_ok {
-                reason::BAD_KEY
+                fault::BAD_KEY
             } else if !conn_ok {
-                reason::OTHER_CONN
+                fault::CONNECTION
             } else if !acc_ok {
-                reason::ACCESS
+                fault::ACCESS
             } else if !bnd_ok {
-                reason::BOUNDS
+                fault::BOUNDS
             } else {
-                reason::GRANT
+                fault::OK
             };
-            let grant = r == reason::GRANT;
+            let grant = r == fault::OK;
             push = Some(CkRec {
                 grant,
                 reason: r,
                 addr: if grant { rd.addr.wrapping_add(s.off as u64) } else { 0 },
             });
-            bump(&mut self.cnt[cnt::DENY_KEY], r == reason::BAD_KEY);
-            bump(&mut self.cnt[cnt::DENY_CONN], r == reason::OTHER_CONN);
-            bump(&mut self.cnt[cnt::DENY_ACCESS], r == reason::ACCESS);
-            bump(&mut self.cnt[cnt::DENY_BOUNDS], r == reason::BOUNDS);
+            bump(&mut self.cnt[cnt::DENY_KEY], r == fault::BAD_KEY);
+            bump(&mut self.cnt[cnt::DENY_CONN], r == fault::CONNECTION);
+            bump(&mut self.cnt[cnt::DENY_ACCESS], r == fault::ACCESS);
+            bump(&mut self.cnt[cnt::DENY_BOUNDS], r == fault::BOUNDS);
         }
         self.s1_v = acc;
         if acc {
