@@ -203,5 +203,5 @@ rh_dut!(
     sanswitch_model::blocks::sequencer::SequencerOut;
     reset, cmd_valid, cmd_op, cmd_conn, cmd_access, cmd_nomem, cmd_xfer, cmd_addr, cmd_key,
     cmd_len, cmd_lkey, rsp_ready, cpl_ready, rq_ready, rs_valid, rs_tag, rs_status, ac_valid,
-    ac_conn, ac_key, ac_write, ac_off, ac_len, ck_ready
+    ac_conn, ac_key, ac_write, ac_addr, ac_len, ck_ready
 );

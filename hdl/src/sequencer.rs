@@ -81,8 +81,8 @@ pub struct ChkRec {
     pub conn: Bits<8>,
     pub key: Bits<32>,
     pub write: Bit,
-    pub off: Bits<32>,
-    pub span_end: Bits<33>,
+    pub addr: Bits<64>,
+    pub span_end: Bits<65>,
     pub valid: Bit,
     pub rconn: Bits<8>,
 }
@@ -92,7 +92,6 @@ pub struct ChkRec {
 pub struct CkRec {
     pub grant: Bit,
     pub reason: Bits<3>,
-    pub addr: Bits<64>,
 }
 
 /// The sequencer (see the module documentation).
@@ -120,7 +119,7 @@ pub struct Sequencer {
     pub ac_conn: Signal<In, Bits<8>>,
     pub ac_key: Signal<In, Bits<32>>,
     pub ac_write: Signal<In, Bit>,
-    pub ac_off: Signal<In, Bits<32>>,
+    pub ac_addr: Signal<In, Bits<64>>,
     pub ac_len: Signal<In, Bits<32>>,
     pub ck_ready: Signal<In, Bit>,
 
@@ -151,7 +150,6 @@ pub struct Sequencer {
     pub ck_valid: Signal<Out, Bit>,
     pub ck_grant: Signal<Out, Bit>,
     pub ck_reason: Signal<Out, Bits<3>>,
-    pub ck_addr: Signal<Out, Bits<64>>,
     pub cnt_nobufs: Signal<Out, Bits<32>>,
     pub cnt_dereg_stale: Signal<Out, Bits<32>>,
     pub cnt_bad_desc: Signal<Out, Bits<32>>,
@@ -423,7 +421,7 @@ impl Sequencer {
             ac_conn: Default::default(),
             ac_key: Default::default(),
             ac_write: Default::default(),
-            ac_off: Default::default(),
+            ac_addr: Default::default(),
             ac_len: Default::default(),
             ck_ready: Default::default(),
             cmd_ready: Default::default(),
@@ -453,7 +451,6 @@ impl Sequencer {
             ck_valid: Default::default(),
             ck_grant: Default::default(),
             ck_reason: Default::default(),
-            ck_addr: Default::default(),
             cnt_nobufs: Default::default(),
             cnt_dereg_stale: Default::default(),
             cnt_bad_desc: Default::default(),
@@ -1260,9 +1257,9 @@ impl Logic for Sequencer {
         self.chkrec.next.conn = self.ac_conn.val();
         self.chkrec.next.key = self.ac_key.val();
         self.chkrec.next.write = self.ac_write.val();
-        self.chkrec.next.off = self.ac_off.val();
+        self.chkrec.next.addr = self.ac_addr.val();
         self.chkrec.next.span_end =
-            bit_cast::<33, 32>(self.ac_off.val()) + bit_cast::<33, 32>(self.ac_len.val());
+            bit_cast::<65, 64>(self.ac_addr.val()) + bit_cast::<65, 32>(self.ac_len.val());
         self.chkrec.next.valid = self.a_valid.val();
         self.chkrec.next.rconn = self.a_rconn.val();
         self.s1_v.d.next = self.acc.val();
@@ -1276,10 +1273,12 @@ impl Logic for Sequencer {
         if self.s1_q.q.val().write {
             self.acc_ok.next = self.tab_k.read_data.val().access == self.k_acc_rw.val();
         }
-        self.bnd_ok.next =
-            self.s1_q.q.val().span_end <= bit_cast::<33, 32>(self.tab_k.read_data.val().len);
+        // `base <= addr && addr + len <= base + rlen`, in 65 bits (no wrap).
+        self.bnd_ok.next = (self.s1_q.q.val().addr >= self.tab_k.read_data.val().addr)
+            & (self.s1_q.q.val().span_end
+                <= bit_cast::<65, 64>(self.tab_k.read_data.val().addr)
+                    + bit_cast::<65, 32>(self.tab_k.read_data.val().len));
         self.ckrec.next.grant = false;
-        self.ckrec.next.addr = 0.into();
         if !self.key_ok.val() {
             self.ckrec.next.reason = self.k_rs_key.val();
         } else if !self.conn_ok2.val() {
@@ -1291,8 +1290,6 @@ impl Logic for Sequencer {
         } else {
             self.ckrec.next.reason = 0.into();
             self.ckrec.next.grant = true;
-            self.ckrec.next.addr =
-                self.tab_k.read_data.val().addr + bit_cast::<64, 32>(self.s1_q.q.val().off);
         }
         if self.s1_v.q.val() {
             if self.ckrec.val().reason == self.k_rs_key.val() {
@@ -1433,7 +1430,6 @@ impl Logic for Sequencer {
         self.ck_valid.next = self.ck_out_v.q.val();
         self.ck_grant.next = self.ck_out.q.val().grant;
         self.ck_reason.next = self.ck_out.q.val().reason;
-        self.ck_addr.next = self.ck_out.q.val().addr;
         self.cnt_nobufs.next = self.n_nobufs.q.val();
         self.cnt_dereg_stale.next = self.n_dereg_stale.q.val();
         self.cnt_bad_desc.next = self.n_bad_desc.q.val();

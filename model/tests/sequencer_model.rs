@@ -38,7 +38,7 @@ struct Rig {
     san: SanModel,
     cycle: u64,
     cpls: Vec<(u64, Cpl)>,
-    checks: Vec<(u8, bool, u64)>,
+    checks: Vec<(u8, bool)>,
     /// Probability-free backpressure pattern on `cpl_ready`: a cycle is ready when
     /// `cycle % cpl_every == 0`.
     cpl_every: u64,
@@ -84,7 +84,7 @@ impl Rig {
             self.cpls.push((self.cycle, c));
         }
         if o.ck_valid && i.ck_ready {
-            self.checks.push((o.ck_reason, o.ck_grant, o.ck_addr));
+            self.checks.push((o.ck_reason, o.ck_grant));
         }
         self.m.clock(&i);
         self.san.clock(&san_inputs(&o));
@@ -147,7 +147,7 @@ impl Rig {
         }
     }
 
-    fn check(&mut self, c: Check) -> (u8, bool, u64) {
+    fn check(&mut self, c: Check) -> (u8, bool) {
         let n = self.checks.len();
         let mut taken = false;
         for _ in 0..100 {
@@ -340,24 +340,39 @@ fn remote_access_checks_name_each_reason_and_move_nothing_on_a_deny() {
     let rd = r.register(5, access::REMOTE_READ, 0x1000, 4096);
     let wr = r.register(5, access::REMOTE_WRITE, 0x8000, 100);
     let lo = r.register(6, access::LOCAL, 0x9000, 100);
-    let c = |conn, key, write, off, len| Check { conn, key, write, off, len };
-    assert_eq!(r.check(c(5, rd, false, 0, 4096)), (fault::OK, true, 0x1000));
-    assert_eq!(r.check(c(5, rd, false, 4000, 96)), (fault::OK, true, 0x1000 + 4000));
-    assert_eq!(r.check(c(5, wr, true, 99, 1)), (fault::OK, true, 0x8000 + 99));
-    assert_eq!(r.check(c(5, wr, true, 100, 0)), (fault::OK, true, 0x8000 + 100));
-    assert_eq!(r.check(c(5, rd ^ 0x100, false, 0, 1)), (fault::BAD_KEY, false, 0));
-    assert_eq!(r.check(c(6, rd, false, 0, 1)), (fault::CONNECTION, false, 0));
-    assert_eq!(r.check(c(5, rd, true, 0, 1)), (fault::ACCESS, false, 0));
-    assert_eq!(r.check(c(5, wr, false, 0, 1)), (fault::ACCESS, false, 0));
-    assert_eq!(r.check(c(6, lo, false, 0, 1)), (fault::ACCESS, false, 0));
-    assert_eq!(r.check(c(5, rd, false, 4000, 97)), (fault::BOUNDS, false, 0));
-    assert_eq!(r.check(c(5, rd, false, u32::MAX, 2)), (fault::BOUNDS, false, 0));
+    let c = |conn, key, write, addr, len| Check { conn, key, write, addr, len };
+    let (grant, bounds) = ((fault::OK, true), (fault::BOUNDS, false));
+    assert_eq!(r.check(c(5, rd, false, 0x1000, 4096)), grant);
+    assert_eq!(r.check(c(5, rd, false, 0x1000 + 4000, 96)), grant, "exactly at the end");
+    assert_eq!(r.check(c(5, rd, false, 0x1000 + 4000, 97)), bounds, "one past the end");
+    assert_eq!(r.check(c(5, rd, false, 0x1000, 1)), grant, "exactly at the base");
+    assert_eq!(r.check(c(5, rd, false, 0xFFF, 1)), bounds, "one below the base");
+    assert_eq!(r.check(c(5, rd, false, 0xFFF, 2)), bounds, "one below, ending inside");
+    assert_eq!(r.check(c(5, rd, false, 0x2000, 0)), grant, "zero length at the end");
+    assert_eq!(r.check(c(5, rd, false, 0x2001, 0)), bounds, "zero length one past");
+    assert_eq!(r.check(c(5, rd, false, 0xFFF, 0)), bounds, "zero length one below");
+    assert_eq!(r.check(c(5, rd, false, 0x1000, 0)), grant, "zero length at the base");
+    assert_eq!(r.check(c(5, rd, false, 100, 4096)), bounds, "an offset passed as address");
+    assert_eq!(r.check(c(5, rd, false, u64::MAX, 2)), bounds, "no wrap at 2^64");
+    assert_eq!(r.check(c(5, wr, true, 0x8000 + 99, 1)), grant);
+    assert_eq!(r.check(c(5, wr, true, 0x8000 + 100, 0)), grant);
+    assert_eq!(r.check(c(5, rd ^ 0x100, false, 0x1000, 1)), (fault::BAD_KEY, false));
+    assert_eq!(r.check(c(6, rd, false, 0x1000, 1)), (fault::CONNECTION, false));
+    assert_eq!(r.check(c(5, rd, true, 0x1000, 1)), (fault::ACCESS, false));
+    assert_eq!(r.check(c(5, wr, false, 0x8000, 1)), (fault::ACCESS, false));
+    assert_eq!(r.check(c(6, lo, false, 0x9000, 1)), (fault::ACCESS, false));
     r.command(Command::deregister(5, rd));
-    assert_eq!(r.check(c(5, rd, false, 0, 1)), (fault::BAD_KEY, false, 0));
+    assert_eq!(r.check(c(5, rd, false, 0x1000, 1)), (fault::BAD_KEY, false));
+    // A region ending exactly at 2^64: its end needs the 65th bit.
+    let top = r.register(5, access::REMOTE_READ, u64::MAX - 99, 100);
+    assert_eq!(r.check(c(5, top, false, u64::MAX - 99, 100)), grant, "ends at 2^64");
+    assert_eq!(r.check(c(5, top, false, u64::MAX, 1)), grant, "the last byte");
+    assert_eq!(r.check(c(5, top, false, u64::MAX, 2)), bounds, "past 2^64");
+    assert_eq!(r.check(c(5, top, false, u64::MAX - 100, 1)), bounds, "one below");
     let o = r.m.outputs(&SequencerIn::default());
     assert_eq!(
         (o.cnt_deny_key, o.cnt_deny_conn, o.cnt_deny_access, o.cnt_deny_bounds),
-        (2, 1, 3, 2)
+        (2, 1, 3, 9)
     );
 }
 
@@ -371,17 +386,19 @@ fn checks_back_to_back_under_backpressure_lose_nothing() {
         let mut i = r.idle_in();
         i.ck_ready = cyc % 3 == 0;
         if sent < 100 {
-            Check { conn: 0, key: k, write: true, off: sent, len: 1 }.drive(&mut i);
+            // Odd checks run past the region: the answers' order shows.
+            let len = if sent % 2 == 1 { 1001 } else { 1 };
+            Check { conn: 0, key: k, write: true, addr: sent as u64, len }.drive(&mut i);
         }
         let o = r.step(i);
         if o.ck_valid && i.ck_ready {
-            answers.push(o.ck_addr);
+            answers.push(o.ck_grant);
         }
         if i.ac_valid && o.ac_ready {
             sent += 1;
         }
     }
-    assert_eq!(answers, (0..100).collect::<Vec<u64>>());
+    assert_eq!(answers, (0..100).map(|k| k % 2 == 0).collect::<Vec<bool>>());
 }
 
 #[test]
@@ -822,16 +839,16 @@ fn the_peer_sequencer_grants_every_request_of_a_transfer_and_releases_after_it()
         mover.run_until_cpls(1, 100_000);
         assert_eq!((mover.cpls[0].1.status, mover.cpls[0].1.bytes), (0, rest));
         for q in mover.san.log.clone() {
-            let off = (q.raddr - base) as u32;
-            let c = Check { conn: q.conn, key: q.rkey, write: q.write, off, len: q.len };
-            assert_eq!(owner.check(c), (fault::OK, true, q.raddr), "{q:?}");
+            // The request's own absolute address, as the target side sees it.
+            let c = Check { conn: q.conn, key: q.rkey, write: q.write, addr: q.raddr, len: q.len };
+            assert_eq!(owner.check(c), (fault::OK, true), "{q:?}");
         }
         // The other direction's access is refused.
-        let c = Check { conn: 9, key: rkey, write: read_mode, off: 0, len: 8 };
+        let c = Check { conn: 9, key: rkey, write: read_mode, addr: base, len: 8 };
         assert_eq!(owner.check(c).0, fault::ACCESS);
         let o = owner.command(Command::deregister(9, rkey));
         assert_eq!((o.rsp_status, o.rsp_len), (rsp_status::OK, rest));
-        let c = Check { conn: 9, key: rkey, write: !read_mode, off: 0, len: 8 };
+        let c = Check { conn: 9, key: rkey, write: !read_mode, addr: base, len: 8 };
         assert_eq!(owner.check(c).0, fault::BAD_KEY);
     }
 }

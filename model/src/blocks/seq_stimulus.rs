@@ -102,7 +102,8 @@ pub struct Check {
     pub conn: u8,
     pub key: u32,
     pub write: bool,
-    pub off: u32,
+    /// The absolute address.
+    pub addr: u64,
     pub len: u32,
 }
 
@@ -112,7 +113,7 @@ impl Check {
         i.ac_conn = self.conn;
         i.ac_key = self.key;
         i.ac_write = self.write;
-        i.ac_off = self.off;
+        i.ac_addr = self.addr;
         i.ac_len = self.len;
     }
 }
@@ -123,6 +124,7 @@ struct Known {
     conn: u8,
     key: u32,
     access: u8,
+    addr: u64,
     len: u32,
 }
 
@@ -324,19 +326,29 @@ impl SeqDriver {
                     access::REMOTE_WRITE => self.rng.gen_bool(0.9),
                     _ => self.rng.r#gen(),
                 };
-                let (off, len) = if self.rng.gen_bool(0.8) {
-                    let off = self.rng.gen_range(0..=k.len);
-                    (off, self.rng.gen_range(0..=k.len - off))
-                } else {
-                    (self.rng.r#gen(), self.rng.r#gen())
+                let (addr, len) = match self.rng.gen_range(0..10) {
+                    0..=6 => {
+                        let off = self.rng.gen_range(0..=k.len);
+                        (k.addr.wrapping_add(off as u64), self.rng.gen_range(0..=k.len - off))
+                    }
+                    // At the base or one below, at the end or one past.
+                    7 => {
+                        (k.addr.wrapping_sub(self.rng.gen_range(0..=1)), self.rng.gen_range(0..=1))
+                    }
+                    8 => {
+                        let len = self.rng.gen_range(0..=k.len);
+                        let extra = self.rng.gen_range(0..=1);
+                        (k.addr.wrapping_add((k.len - len) as u64), len + extra)
+                    }
+                    _ => (self.rng.r#gen(), self.rng.r#gen()),
                 };
-                Check { conn, key: k.key, write, off, len }
+                Check { conn, key: k.key, write, addr, len }
             }
             _ => Check {
                 conn: self.conn(),
                 key: self.rng.r#gen(),
                 write: self.rng.r#gen(),
-                off: self.rng.r#gen(),
+                addr: self.rng.r#gen(),
                 len: self.rng.r#gen(),
             },
         }
@@ -374,7 +386,7 @@ impl SeqDriver {
             ac_conn: self.rng.r#gen(),
             ac_key: self.rng.r#gen(),
             ac_write: self.rng.r#gen(),
-            ac_off: self.rng.r#gen(),
+            ac_addr: self.rng.r#gen(),
             ac_len: self.rng.r#gen(),
             ck_ready: self.rng.gen_bool(self.ready_rate),
         };
@@ -422,6 +434,7 @@ impl SeqDriver {
                         conn: o.rsp_conn,
                         key: o.rsp_key,
                         access: c.access,
+                        addr: c.addr,
                         len: o.rsp_len,
                     }),
                     cmd::DEREGISTER => self.known.retain(|k| k.key != o.rsp_key),

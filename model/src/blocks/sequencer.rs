@@ -13,7 +13,7 @@
 //!   failure SendByCopy / WriteComplete{bytes 0}).
 //!
 //! and answers the peer's **remote-access checks** (the SAN target side): key valid and of
-//! this connection, access right, offset plus length within the region.
+//! this connection, access right, the absolute address range within the region.
 //!
 //! # Ports
 //! - `cmd_*` (in, valid/ready): commands from the engine, one response each on `rsp_*`.
@@ -81,7 +81,8 @@ crate::ports! {
         ac_key: u32 = 32,
         /// 1: the peer writes; 0: it reads.
         ac_write: bool = 1,
-        ac_off: u32 = 32,
+        /// The absolute address the peer's operation starts at (as its RDMA request carries it).
+        ac_addr: u64 = 64,
         ac_len: u32 = 32,
         ck_ready: bool = 1,
     }
@@ -125,8 +126,6 @@ crate::ports! {
         ck_grant: bool = 1,
         /// [`fault`]: 0 grant, else BAD_KEY, CONNECTION, ACCESS or BOUNDS (first failing).
         ck_reason: u8 = 3,
-        /// On a grant: the local address (region address + offset); else 0.
-        ck_addr: u64 = 64,
         /// REGISTER answered NOBUFS or NOMEM (WSAENOBUFS).
         cnt_nobufs: u32 = 32,
         /// DEREGISTER of a key that is not a live registration of that connection.
@@ -339,9 +338,9 @@ pub struct ChkRec {
     pub conn: u8,
     pub key: u32,
     pub write: bool,
-    pub off: u32,
-    /// `off + len`, 33 bits.
-    pub end: u64,
+    pub addr: u64,
+    /// `addr + len`, 65 bits.
+    pub end: u128,
     pub valid: bool,
     pub rconn: u8,
 }
@@ -351,7 +350,6 @@ pub struct ChkRec {
 pub struct CkRec {
     pub grant: bool,
     pub reason: u8,
-    pub addr: u64,
 }
 
 /// The sequencer's registers.
@@ -577,7 +575,6 @@ impl CycleModel for SequencerModel {
             ck_valid: self.ck.out_valid,
             ck_grant: self.ck.out.grant,
             ck_reason: self.ck.out.reason,
-            ck_addr: self.ck.out.addr,
             cnt_nobufs: c[cnt::NOBUFS],
             cnt_dereg_stale: c[cnt::DEREG_STALE],
             cnt_bad_desc: c[cnt::BAD_DESC],
@@ -848,7 +845,8 @@ impl CycleModel for SequencerModel {
             } else {
                 rd.access == access::REMOTE_READ
             };
-            let bnd_ok = s.end <= rd.len as u64;
+            // `base <= addr && addr + len <= base + rlen`, in 65 bits (no wrap).
+            let bnd_ok = s.addr >= rd.addr && s.end <= rd.addr as u128 + rd.len as u128;
             let r = if !key_ok {
                 fault::BAD_KEY
             } else if !conn_ok {
@@ -861,11 +859,7 @@ impl CycleModel for SequencerModel {
                 fault::OK
             };
             let grant = r == fault::OK;
-            push = Some(CkRec {
-                grant,
-                reason: r,
-                addr: if grant { rd.addr.wrapping_add(s.off as u64) } else { 0 },
-            });
+            push = Some(CkRec { grant, reason: r });
             bump(&mut self.cnt[cnt::DENY_KEY], r == fault::BAD_KEY);
             bump(&mut self.cnt[cnt::DENY_CONN], r == fault::CONNECTION);
             bump(&mut self.cnt[cnt::DENY_ACCESS], r == fault::ACCESS);
@@ -878,8 +872,8 @@ impl CycleModel for SequencerModel {
                 conn: i.ac_conn,
                 key: i.ac_key,
                 write: i.ac_write,
-                off: i.ac_off,
-                end: i.ac_off as u64 + i.ac_len as u64,
+                addr: i.ac_addr,
+                end: i.ac_addr as u128 + i.ac_len as u128,
                 valid: q.valid[idx],
                 rconn: q.rconn[idx],
             };
