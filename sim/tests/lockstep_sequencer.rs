@@ -137,5 +137,9 @@ fn sequencer_bench_figures_meet_the_budgets() {
     assert!(f.read_beats_per_cycle >= 0.95, "{f:?}");
     assert!(f.write_beats_per_cycle >= 0.95, "{f:?}");
     assert!(f.adv_to_read_cycles <= 8, "{f:?}");
+    assert!(f.start_to_read_cycles < f.adv_to_read_cycles, "{f:?}");
+    assert!(f.issue_requests_per_cycle > 0.0 && f.issue_requests_per_cycle <= 0.5, "{f:?}");
+    assert!(f.san_beats_per_cycle > 0.99 && f.san_beats_per_cycle <= 1.0, "{f:?}");
+    assert_eq!(f.issue_requests, (1 << 20) / 4096, "{f:?}");
     assert!(f.done_to_complete_cycles <= 8, "{f:?}");
 }

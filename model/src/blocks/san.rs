@@ -60,7 +60,10 @@ pub struct SanConfig {
     pub queue: usize,
     /// Probability that `m_axis_rq_tready` is high in a cycle where the queue has room.
     pub ready_rate: f64,
-    /// Probability that a request fails with a random error (1..=5) after moving its beats.
+    /// No bandwidth limit: every request taken moves all its beats in the cycle it is
+    /// taken (its response still comes `latency` cycles later, one response per cycle).
+    pub unlimited: bool,
+    /// Probability that a request fails with a random error (1..=6) after moving its beats.
     pub error_rate: f64,
     /// Probability that a response is sent twice.
     pub dup_rate: f64,
@@ -80,6 +83,7 @@ impl SanConfig {
             latency,
             queue: 64,
             ready_rate: 1.0,
+            unlimited: false,
             error_rate: 0.0,
             dup_rate: 0.0,
             stale_rate: 0.0,
@@ -339,6 +343,13 @@ impl CycleModel for SanModel {
         }
         // Requests with nothing (left) to move retire at once; then one beat moves.
         while self.queue.front().is_some_and(|m| m.left == 0) {
+            let m = self.queue.pop_front().expect("checked");
+            self.retire(m);
+        }
+        while self.cfg.unlimited && !self.queue.is_empty() {
+            while self.queue.front().is_some_and(|m| m.left > 0) {
+                self.move_beat();
+            }
             let m = self.queue.pop_front().expect("checked");
             self.retire(m);
         }

@@ -193,6 +193,7 @@ impl SeqDriver {
             latency: p.san_latency,
             queue: 8,
             ready_rate: 0.8,
+            unlimited: false,
             error_rate: 0.004,
             dup_rate: 0.005,
             stale_rate: 0.001,
@@ -486,25 +487,43 @@ impl SeqDriver {
 // ------------------------------------------------------------------------------------------
 // The bench's figures.
 
-/// The sequencer's performance with an ideal SAN port (one beat per cycle, `san_latency`),
-/// in cycles, exact.
+/// The sequencer's bench figures, in cycles, exact. Each says where it starts and ends.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SequencerFigures {
-    /// 1 MiB read-mode transfer: payload beats moved per cycle, from the cycle the START_READ
-    /// is taken to the cycle its completion request is out, both included.
+    /// 1 MiB read-mode transfer through the **ideal SAN model** (one beat per cycle, latency
+    /// `san_latency`): payload beats per cycle from the cycle the START_READ is taken to the
+    /// cycle its completion request is valid, both included. Bounded by the SAN model's pace
+    /// ([`SequencerFigures::san_beats_per_cycle`]), not by the sequencer.
     pub read_beats_per_cycle: f64,
     /// The same for a 1 MiB write-mode transfer (START_WRITE).
     pub write_beats_per_cycle: f64,
-    /// Cycles from the one whose edge takes START_READ to the first with `m_axis_rq_tvalid`.
+    /// Read mode as the receiver runs it, from the advertisement's arrival: cycles from the
+    /// one in which the REGISTER of the landing region is offered to the first with
+    /// `m_axis_rq_tvalid` (the first RDMA read). The engine offers START_READ in the cycle
+    /// the REGISTER's response is valid, with its key (the response is registered).
     pub adv_to_read_cycles: u64,
-    /// Cycles from the one presenting the transfer's last RDMA response to the first with
-    /// `m_axis_cpl_tvalid`.
+    /// Cycles from the one whose edge takes START_READ to the first with `m_axis_rq_tvalid`.
+    pub start_to_read_cycles: u64,
+    /// Cycles from the one presenting a transfer's last RDMA response to the first with
+    /// `m_axis_cpl_tvalid` (the larger of the read and the write transfer).
     pub done_to_complete_cycles: u64,
+    /// The sequencer's own issue rate: RDMA requests per cycle of a 1 MiB read-mode transfer
+    /// through a SAN model **without bandwidth limit** (a request's beats all move the cycle
+    /// it is taken; latency `san_latency`), from the cycle START_READ is taken to the cycle
+    /// its completion request is valid. Bounded by one request every two cycles and by the
+    /// window (`window` requests per round trip).
+    pub issue_requests_per_cycle: f64,
+    /// The ideal SAN model's own pace: beats per cycle from its first beat of the read-mode
+    /// transfer to its last.
+    pub san_beats_per_cycle: f64,
     /// Cycles of the read and the write transfer (START taken to completion request).
     pub read_cycles: u64,
     pub write_cycles: u64,
     /// Payload beats of each transfer.
     pub beats: u64,
+    /// RDMA requests of the transfer through the unlimited SAN model, and its cycles.
+    pub issue_requests: u64,
+    pub issue_cycles: u64,
 }
 
 /// One transfer's timing.
@@ -515,19 +534,33 @@ pub struct TransferTiming {
     pub last_response: u64,
     pub completion: u64,
     pub beats: u64,
-    pub m_axis_cpl_status: u8,
-    pub m_axis_cpl_bytes: u32,
+    pub requests: u64,
+    pub status: u8,
+    pub bytes: u32,
 }
 
-/// Drives one block (anything stepping like the sequencer: inputs in, the cycle's outputs
-/// out, then the clock edge) joined to a SAN port model.
+/// One cycle of a block: its inputs in; its outputs during this cycle and its outputs during
+/// the next (every output is registered, so they are known after the edge).
+pub type Step<'a> = &'a mut dyn FnMut(&SequencerIn) -> (SequencerOut, SequencerOut);
+
+/// Drives one block (anything stepping like the sequencer) joined to a SAN port model.
 pub struct Bench<'a> {
-    pub step: &'a mut dyn FnMut(&SequencerIn) -> SequencerOut,
+    pub step: Step<'a>,
     pub san: SanModel,
     pub cycle: u64,
+    /// The block's outputs during the coming cycle.
+    pub next: SequencerOut,
+}
+
+fn ready_in() -> SequencerIn {
+    SequencerIn { m_axis_rsp_tready: true, m_axis_cpl_tready: true, ..SequencerIn::default() }
 }
 
 impl Bench<'_> {
+    pub fn new<'a>(step: Step<'a>, san: SanConfig) -> Bench<'a> {
+        Bench { step, san: SanModel::new(san), cycle: 0, next: SequencerOut::default() }
+    }
+
     /// One cycle with `i` (plus the SAN's outputs); returns the block's outputs.
     pub fn cycle(&mut self, mut i: SequencerIn) -> SequencerOut {
         let s = self.san.outputs(&SanIn::default());
@@ -535,9 +568,10 @@ impl Bench<'_> {
         i.s_axis_rs_tvalid = s.s_axis_rs_tvalid;
         i.s_axis_rs_tag = s.s_axis_rs_tag;
         i.s_axis_rs_status = s.s_axis_rs_status;
-        let o = (self.step)(&i);
+        let (o, next) = (self.step)(&i);
         self.san.clock(&san_inputs(&o));
         self.cycle += 1;
+        self.next = next;
         o
     }
 
@@ -545,15 +579,20 @@ impl Bench<'_> {
         self.cycle(SequencerIn { reset: true, ..SequencerIn::default() });
     }
 
-    /// Offer `c` until taken and its response is out; returns (cycle taken, response).
+    /// Offer `c` until taken, then run until its response is valid in the coming cycle (the
+    /// cycle in which the caller may offer the next command). Returns (cycle taken,
+    /// response); fails unless the status is OK.
     pub fn command(&mut self, c: Command) -> Result<(u64, SequencerOut), String> {
         let mut taken = None;
         for _ in 0..10_000 {
-            let mut i = SequencerIn {
-                m_axis_rsp_tready: true,
-                m_axis_cpl_tready: true,
-                ..SequencerIn::default()
-            };
+            if let (Some(t), true) = (taken, self.next.m_axis_rsp_tvalid) {
+                let o = self.next;
+                if o.m_axis_rsp_status != rsp_status::OK {
+                    return Err(format!("command {c:?} refused: {o:?}"));
+                }
+                return Ok((t, o));
+            }
+            let mut i = ready_in();
             if taken.is_none() {
                 c.drive(&mut i);
             }
@@ -562,31 +601,22 @@ impl Bench<'_> {
             if taken.is_none() && o.s_axis_cmd_tready {
                 taken = Some(now);
             }
-            if let (Some(t), true) = (taken, o.m_axis_rsp_tvalid) {
-                return Ok((t, o));
-            }
         }
         Err(format!("command {c:?} not answered"))
     }
 
-    /// Start a transfer and run until its completion request; times it.
+    /// Start a transfer and run until its completion request; times it. Fails unless every
+    /// request succeeded and the whole length moved.
     pub fn transfer(&mut self, c: Command) -> Result<TransferTiming, String> {
         let beats0 = self.san.stats.beats;
-        let (start_taken, o) = self.command(c)?;
-        if o.m_axis_rsp_status != rsp_status::OK {
-            return Err(format!("START refused: {o:?}"));
-        }
+        let requests0 = self.san.stats.requests;
+        let (start_taken, _) = self.command(c)?;
         let mut first_request = None;
         let mut last_response = 0;
         for _ in 0..(c.len as u64 / 4 + 100_000) {
             let now = self.cycle;
-            let i = SequencerIn {
-                m_axis_rsp_tready: true,
-                m_axis_cpl_tready: true,
-                ..SequencerIn::default()
-            };
             let rs_now = self.san.outputs(&SanIn::default()).s_axis_rs_tvalid;
-            let o = self.cycle(i);
+            let o = self.cycle(ready_in());
             if rs_now {
                 last_response = now;
             }
@@ -594,15 +624,24 @@ impl Bench<'_> {
                 first_request = Some(now);
             }
             if o.m_axis_cpl_tvalid {
-                return Ok(TransferTiming {
+                let t = TransferTiming {
                     start_taken,
                     first_request: first_request.unwrap_or(now),
                     last_response,
                     completion: now,
                     beats: self.san.stats.beats - beats0,
-                    m_axis_cpl_status: o.m_axis_cpl_status,
-                    m_axis_cpl_bytes: o.m_axis_cpl_bytes,
-                });
+                    requests: self.san.stats.requests - requests0,
+                    status: o.m_axis_cpl_status,
+                    bytes: o.m_axis_cpl_bytes,
+                };
+                let s = &self.san.stats;
+                if t.status != 0 || t.bytes != c.len || t.beats != c.len.div_ceil(8) as u64 {
+                    return Err(format!("transfer {c:?} went wrong: {t:?}"));
+                }
+                if s.refused != 0 || s.errors_injected != 0 {
+                    return Err(format!("the SAN model refused or failed a request: {s:?}"));
+                }
+                return Ok(t);
             }
         }
         Err("transfer did not complete".into())
@@ -610,37 +649,46 @@ impl Bench<'_> {
 }
 
 /// Measure the figures on a block stepped by `step`, with parameters `p`: a 1 MiB transfer
-/// in read mode, then one in write mode, through an ideal SAN port.
-pub fn measure(
-    step: &mut dyn FnMut(&SequencerIn) -> SequencerOut,
-    p: &SequencerParams,
-) -> Result<SequencerFigures, String> {
-    let mut b = Bench { step, san: SanModel::new(SanConfig::ideal(p.san_latency)), cycle: 0 };
+/// in read mode (with the landing region's registration before it), then one in write mode,
+/// through the ideal SAN model; then a 1 MiB read through a SAN model without bandwidth
+/// limit. Every command's status and every transfer's outcome is checked.
+pub fn measure(step: Step<'_>, p: &SequencerParams) -> Result<SequencerFigures, String> {
+    let ideal = SanConfig::ideal(p.san_latency);
+    let unlimited = SanConfig { unlimited: true, ..SanConfig::ideal(p.san_latency) };
+    let mut b = Bench::new(step, ideal);
     b.reset();
+    // Read mode, the receiver: the advertisement has arrived.
+    let adv = b.cycle;
     let (_, o) = b.command(Command::register(1, access::LOCAL, 0x1_0000_0000, MIB))?;
-    if o.m_axis_rsp_status != rsp_status::OK {
-        return Err(format!("REGISTER refused: {o:?}"));
-    }
     let lkey = o.m_axis_rsp_key;
     let rd = b.transfer(Command::start(false, 1, 0x77, 0x2_0000_0000, 0x1234, MIB, lkey))?;
+    let san = b.san.stats;
+    let san_cycles = san.last_beat.unwrap_or(0) - san.first_beat.unwrap_or(0) + 1;
     let wr = b.transfer(Command::start(true, 1, 0x78, 0x3_0000_0000, 0x5678, MIB, lkey))?;
-    for t in [&rd, &wr] {
-        if t.m_axis_cpl_status != 0 || t.m_axis_cpl_bytes != MIB || t.beats != (MIB / 8) as u64 {
-            return Err(format!("1 MiB transfer went wrong: {t:?}"));
-        }
-    }
+    b.command(Command::deregister(1, lkey))?;
     let cycles = |t: &TransferTiming| t.completion - t.start_taken + 1;
+    let step = b.step;
+    let mut u = Bench::new(step, unlimited);
+    u.reset();
+    let (_, o) = u.command(Command::register(1, access::LOCAL, 0x1_0000_0000, MIB))?;
+    let lkey = o.m_axis_rsp_key;
+    let fast = u.transfer(Command::start(false, 1, 0x79, 0x2_0000_0000, 0x1234, MIB, lkey))?;
     Ok(SequencerFigures {
         read_beats_per_cycle: rd.beats as f64 / cycles(&rd) as f64,
         write_beats_per_cycle: wr.beats as f64 / cycles(&wr) as f64,
-        adv_to_read_cycles: rd.first_request - rd.start_taken,
+        adv_to_read_cycles: rd.first_request - adv,
+        start_to_read_cycles: rd.first_request - rd.start_taken,
         done_to_complete_cycles: u64::max(
             rd.completion - rd.last_response,
             wr.completion - wr.last_response,
         ),
+        issue_requests_per_cycle: fast.requests as f64 / cycles(&fast) as f64,
+        san_beats_per_cycle: rd.beats as f64 / san_cycles as f64,
         read_cycles: cycles(&rd),
         write_cycles: cycles(&wr),
         beats: rd.beats,
+        issue_requests: fast.requests,
+        issue_cycles: cycles(&fast),
     })
 }
 
@@ -650,7 +698,7 @@ pub fn model_figures(p: &SequencerParams) -> Result<SequencerFigures, String> {
     let mut step = |i: &SequencerIn| {
         let o = m.outputs(i);
         m.clock(i);
-        o
+        (o, m.outputs(&SequencerIn::default()))
     };
     measure(&mut step, p)
 }
