@@ -129,7 +129,7 @@ verilated_block!(
 );
 
 verilated_block!(
-    /// The Verilated RDMA read/write sequencer (`hdl/src/sequencer.rs`).
+    /// The Verilated RDMA read/write sequencer (`hdl/src/sequencer/`).
     VSequencer, "sequencer",
     sanswitch_model::blocks::sequencer::SequencerIn,
     sanswitch_model::blocks::sequencer::SequencerOut,

@@ -1,4 +1,4 @@
-//! Cycle-accurate model of the RDMA read/write sequencer (`hdl/src/sequencer.rs`).
+//! Cycle-accurate model of the RDMA read/write sequencer (`hdl/src/sequencer/`).
 //!
 //! The sequencer is the large-send half of the session protocol in hardware. It keeps
 //!

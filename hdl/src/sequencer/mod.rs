@@ -23,15 +23,21 @@
 //!   by the tag: slot, generation (stale otherwise), and the request in flight whose segment
 //!   number the tag carries (a duplicate otherwise).
 //! - **Completions**: the lowest op whose transfer is done leaves when the output is free.
-//! - **Checks**: a two-stage pipeline (RAM read, verdict) into an output register with one
-//!   skid slot; `s_axis_ac_tready` admits a check only while at most one is held.
+//! - **Checks**: their own block, [`AccessChecker`] (`checks.rs`): a two-stage pipeline (RAM
+//!   read, verdict) into a `SkidBuffer`; `s_axis_ac_tready` admits a check only while at most
+//!   one is held. It owns the check copy of the table RAM and its counter lane.
+//! - **Counters**: one `CounterBank` per unit (command, response, completion; the checker's
+//!   inside it), read through one registered index (`cnt_rd_index`/`cnt_rd_data`).
 //!
-//! Every output comes from a register; `s_axis_ac_tready`, `s_axis_cmd_tready` and `s_axis_rs_tready` depend on
-//! registers only.
+//! Every output comes from a register (or a multiplexer or inverter of registers);
+//! `s_axis_ac_tready`, `s_axis_cmd_tready` and `s_axis_rs_tready` depend on registers only.
 
 use rust_hdl::prelude::*;
 use sanswitch_model::blocks::sequencer::{MAX_OPS, access, cmd, cnt, cst, fault, ost, rsp_status};
 use sanswitch_model::params::SequencerParams;
+
+mod checks;
+pub use checks::{AccessChecker, ChkRec};
 
 use crate::widgets::CounterBank;
 use crate::widgets::counter_bank::IDX;
@@ -76,18 +82,6 @@ pub struct RqRec {
     pub laddr: Bits<64>,
     pub lkey: Bits<32>,
     pub len: Bits<32>,
-}
-
-/// A check taken, with the table facts sampled when it was taken.
-#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
-pub struct ChkRec {
-    pub conn: Bits<8>,
-    pub key: Bits<32>,
-    pub write: Bit,
-    pub addr: Bits<64>,
-    pub span_end: Bits<65>,
-    pub valid: Bit,
-    pub rconn: Bits<8>,
 }
 
 /// A check's answer.
@@ -176,7 +170,6 @@ pub struct Sequencer {
     r_valid: Vec<DFF<Bit>>,
     r_conn: Vec<DFF<Bits<8>>>,
     tab_c: RAM<RegRec, 5>,
-    tab_k: RAM<RegRec, 5>,
     knext: DFFWithInit<Bits<32>>,
     // --- op table ---
     o_st: Vec<DFF<Bits<2>>>,
@@ -211,19 +204,13 @@ pub struct Sequencer {
     cpl_v: DFF<Bit>,
     cpl_q: DFF<CplRec>,
     // --- checks ---
-    ac_rdy: DFFWithInit<Bit>,
-    s1_v: DFF<Bit>,
-    s1_q: DFF<ChkRec>,
-    ck_out_v: DFF<Bit>,
-    ck_out: DFF<CkRec>,
-    ck_skid_v: DFF<Bit>,
-    ck_skid: DFF<CkRec>,
     // --- counters: one bank per unit (lane), one read port ---
     cnt_cmd: CounterBank,
     cnt_rs: CounterBank,
     cnt_cpl: CounterBank,
-    cnt_ck: CounterBank,
     cnt_sel: DFF<Bits<IDX>>,
+    // --- remote-access checks (with their counter lane and table RAM copy) ---
+    chk: AccessChecker,
     // Counter indices ([`cnt`]) and lane bounds.
     k_ci0: Constant<Bits<IDX>>,
     k_ci1: Constant<Bits<IDX>>,
@@ -253,8 +240,6 @@ pub struct Sequencer {
     k_cmd_write: Constant<Bits<3>>,
     k_cmd_abort: Constant<Bits<3>>,
     k_acc_local: Constant<Bits<2>>,
-    k_acc_rr: Constant<Bits<2>>,
-    k_acc_rw: Constant<Bits<2>>,
     k_acc_bad: Constant<Bits<2>>,
     k_s_ok: Constant<Bits<3>>,
     k_s_nobufs: Constant<Bits<3>>,
@@ -266,10 +251,6 @@ pub struct Sequencer {
     k_cs_transport: Constant<Bits<3>>,
     k_cs_aborted: Constant<Bits<3>>,
     k_cs_first_bad: Constant<Bits<3>>,
-    k_rs_key: Constant<Bits<3>>,
-    k_rs_conn: Constant<Bits<3>>,
-    k_rs_access: Constant<Bits<3>>,
-    k_rs_bounds: Constant<Bits<3>>,
     k_st_free: Constant<Bits<2>>,
     k_st_run: Constant<Bits<2>>,
     k_st_done: Constant<Bits<2>>,
@@ -279,8 +260,6 @@ pub struct Sequencer {
     k_rsp_zero: Constant<RspRec>,
     k_cpl_zero: Constant<CplRec>,
     k_rq_zero: Constant<RqRec>,
-    k_chk_zero: Constant<ChkRec>,
-    k_ck_zero: Constant<CkRec>,
 
     // --- combinational: completions ---
     cdone: Vec<Signal<Local, Bit>>,
@@ -365,18 +344,6 @@ pub struct Sequencer {
     regrec: Signal<Local, RegRec>,
     rsprec: Signal<Local, RspRec>,
     // --- checks ---
-    acc: Signal<Local, Bit>,
-    a_valid: Signal<Local, Bit>,
-    a_rconn: Signal<Local, Bits<8>>,
-    a_idx: Signal<Local, Bits<5>>,
-    chkrec: Signal<Local, ChkRec>,
-    key_ok: Signal<Local, Bit>,
-    conn_ok2: Signal<Local, Bit>,
-    acc_ok: Signal<Local, Bit>,
-    bnd_ok: Signal<Local, Bit>,
-    ckrec: Signal<Local, CkRec>,
-    n_out_v: Signal<Local, Bit>,
-    n_skid_v: Signal<Local, Bit>,
 }
 
 fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
@@ -467,7 +434,6 @@ impl Sequencer {
             r_valid: v(nregs),
             r_conn: v(nregs),
             tab_c: Default::default(),
-            tab_k: Default::default(),
             knext: DFFWithInit::new((p.reg_entries as u64).into()),
             o_st: v(nops),
             o_gen: v(nops),
@@ -497,18 +463,11 @@ impl Sequencer {
             r_st: Default::default(),
             cpl_v: Default::default(),
             cpl_q: Default::default(),
-            ac_rdy: DFFWithInit::new(true),
-            s1_v: Default::default(),
-            s1_q: Default::default(),
-            ck_out_v: Default::default(),
-            ck_out: Default::default(),
-            ck_skid_v: Default::default(),
-            ck_skid: Default::default(),
             cnt_cmd: CounterBank::new(cnt::LANES[0].1),
             cnt_rs: CounterBank::new(cnt::LANES[1].1),
             cnt_cpl: CounterBank::new(cnt::LANES[2].1),
-            cnt_ck: CounterBank::new(cnt::LANES[3].1),
             cnt_sel: Default::default(),
+            chk: AccessChecker::new(p.reg_entries as u32),
             k_ci0: c(0),
             k_ci1: c(1),
             k_ci2: c(2),
@@ -535,8 +494,6 @@ impl Sequencer {
             k_cmd_write: c(cmd::START_WRITE as u64),
             k_cmd_abort: c(cmd::ABORT as u64),
             k_acc_local: c(access::LOCAL as u64),
-            k_acc_rr: c(access::REMOTE_READ as u64),
-            k_acc_rw: c(access::REMOTE_WRITE as u64),
             k_acc_bad: c(3),
             k_s_ok: c(rsp_status::OK as u64),
             k_s_nobufs: c(rsp_status::NOBUFS as u64),
@@ -548,10 +505,6 @@ impl Sequencer {
             k_cs_transport: c(fault::TRANSPORT as u64),
             k_cs_aborted: c(fault::ABORTED as u64),
             k_cs_first_bad: c(fault::FIRST_NOT_SAN as u64),
-            k_rs_key: c(fault::BAD_KEY as u64),
-            k_rs_conn: c(fault::CONNECTION as u64),
-            k_rs_access: c(fault::ACCESS as u64),
-            k_rs_bounds: c(fault::BOUNDS as u64),
             k_st_free: c(ost::FREE as u64),
             k_st_run: c(ost::RUN as u64),
             k_st_done: c(ost::DONE as u64),
@@ -561,8 +514,6 @@ impl Sequencer {
             k_rsp_zero: Constant::new(RspRec::default()),
             k_cpl_zero: Constant::new(CplRec::default()),
             k_rq_zero: Constant::new(RqRec::default()),
-            k_chk_zero: Constant::new(ChkRec::default()),
-            k_ck_zero: Constant::new(CkRec::default()),
             cdone: v(nops),
             cl: v(nops + 1),
             cpick: v(nops),
@@ -641,18 +592,6 @@ impl Sequencer {
             reg_we: Default::default(),
             regrec: Default::default(),
             rsprec: Default::default(),
-            acc: Default::default(),
-            a_valid: Default::default(),
-            a_rconn: Default::default(),
-            a_idx: Default::default(),
-            chkrec: Default::default(),
-            key_ok: Default::default(),
-            conn_ok2: Default::default(),
-            acc_ok: Default::default(),
-            bnd_ok: Default::default(),
-            ckrec: Default::default(),
-            n_out_v: Default::default(),
-            n_skid_v: Default::default(),
         }
     }
 }
@@ -669,8 +608,7 @@ impl Logic for Sequencer {
         dff_setup!(
             self, clock, cst, c_op, c_conn, c_access, c_nomem, c_xfer, c_addr, c_key, c_len,
             c_lkey, v_status, v_rslot, v_oslot, rsp_v, rsp_q, knext, iv, isel, rq_v, rq_q, r_v,
-            r_tag, r_st, cpl_v, cpl_q, ac_rdy, s1_v, s1_q, ck_out_v, ck_out, ck_skid_v, ck_skid,
-            cnt_sel
+            r_tag, r_st, cpl_v, cpl_q, cnt_sel
         );
         for j in 0..self.r_valid.len() {
             self.r_valid[j].clock.next = self.clock.val();
@@ -720,30 +658,23 @@ impl Logic for Sequencer {
         }
         self.tab_c.read_clock.next = self.clock.val();
         self.tab_c.write_clock.next = self.clock.val();
-        self.tab_k.read_clock.next = self.clock.val();
-        self.tab_k.write_clock.next = self.clock.val();
 
         // ================= counters: one bank per unit, one read port =================
         self.cnt_cmd.clock.next = self.clock.val();
         self.cnt_rs.clock.next = self.clock.val();
         self.cnt_cpl.clock.next = self.clock.val();
-        self.cnt_ck.clock.next = self.clock.val();
         self.cnt_cmd.reset.next = self.reset.val();
         self.cnt_rs.reset.next = self.reset.val();
         self.cnt_cpl.reset.next = self.reset.val();
-        self.cnt_ck.reset.next = self.reset.val();
         self.cnt_cmd.inc.next = false;
         self.cnt_rs.inc.next = false;
         self.cnt_cpl.inc.next = false;
-        self.cnt_ck.inc.next = false;
         self.cnt_cmd.inc_index.next = self.k_ci0.val();
         self.cnt_rs.inc_index.next = self.k_ci0.val();
         self.cnt_cpl.inc_index.next = self.k_ci0.val();
-        self.cnt_ck.inc_index.next = self.k_ci0.val();
         self.cnt_cmd.rd_index.next = self.cnt_rd_index.val();
         self.cnt_rs.rd_index.next = self.cnt_rd_index.val() - self.k_ci4.val();
         self.cnt_cpl.rd_index.next = self.cnt_rd_index.val() - self.k_ci7.val();
-        self.cnt_ck.rd_index.next = self.cnt_rd_index.val() - self.k_ci8.val();
         self.cnt_sel.d.next = self.cnt_rd_index.val();
 
         // ================= completions: the lowest op that is done =================
@@ -1118,9 +1049,6 @@ impl Logic for Sequencer {
         self.tab_c.write_address.next = self.v_rslot.q.val();
         self.tab_c.write_data.next = self.regrec.val();
         self.tab_c.write_enable.next = self.reg_we.val();
-        self.tab_k.write_address.next = self.v_rslot.q.val();
-        self.tab_k.write_data.next = self.regrec.val();
-        self.tab_k.write_enable.next = self.reg_we.val();
         if self.a_is_reg.val() {
             self.knext.d.next = self.knext.q.val() + self.k_kstep.val();
         }
@@ -1218,84 +1146,28 @@ impl Logic for Sequencer {
             self.rsp_v.d.next = false;
         }
 
-        // ================= remote-access checks =================
-        self.acc.next = self.s_axis_ac_tvalid.val() & self.ac_rdy.q.val();
-        self.a_idx.next = bit_cast::<5, 32>(self.s_axis_ac_key.val() & self.k_idx_mask.val());
-        self.tab_k.read_address.next = self.a_idx.val();
-        self.a_valid.next = false;
-        self.a_rconn.next = 0.into();
+        // ================= remote-access checks: their own unit =================
+        self.chk.clock.next = self.clock.val();
+        self.chk.reset.next = self.reset.val();
+        self.chk.ac_valid.next = self.s_axis_ac_tvalid.val();
+        self.chk.ac_conn.next = self.s_axis_ac_conn.val();
+        self.chk.ac_key.next = self.s_axis_ac_key.val();
+        self.chk.ac_write.next = self.s_axis_ac_write.val();
+        self.chk.ac_addr.next = self.s_axis_ac_addr.val();
+        self.chk.ac_len.next = self.s_axis_ac_len.val();
+        self.chk.ck_ready.next = self.m_axis_ck_tready.val();
+        self.chk.e_valid.next = false;
+        self.chk.e_conn.next = 0.into();
         for j in 0..self.r_valid.len() {
-            if self.a_idx.val() == self.k_idx5[j].val() {
-                self.a_valid.next = self.r_valid[j].q.val();
-                self.a_rconn.next = self.r_conn[j].q.val();
+            if self.chk.idx.val() == self.k_idx5[j].val() {
+                self.chk.e_valid.next = self.r_valid[j].q.val();
+                self.chk.e_conn.next = self.r_conn[j].q.val();
             }
         }
-        self.chkrec.next.conn = self.s_axis_ac_conn.val();
-        self.chkrec.next.key = self.s_axis_ac_key.val();
-        self.chkrec.next.write = self.s_axis_ac_write.val();
-        self.chkrec.next.addr = self.s_axis_ac_addr.val();
-        self.chkrec.next.span_end = bit_cast::<65, 64>(self.s_axis_ac_addr.val())
-            + bit_cast::<65, 32>(self.s_axis_ac_len.val());
-        self.chkrec.next.valid = self.a_valid.val();
-        self.chkrec.next.rconn = self.a_rconn.val();
-        self.s1_v.d.next = self.acc.val();
-        if self.acc.val() {
-            self.s1_q.d.next = self.chkrec.val();
-        }
-        self.key_ok.next =
-            self.s1_q.q.val().valid & (self.tab_k.read_data.val().key == self.s1_q.q.val().key);
-        self.conn_ok2.next = self.s1_q.q.val().rconn == self.s1_q.q.val().conn;
-        self.acc_ok.next = self.tab_k.read_data.val().access == self.k_acc_rr.val();
-        if self.s1_q.q.val().write {
-            self.acc_ok.next = self.tab_k.read_data.val().access == self.k_acc_rw.val();
-        }
-        // `base <= addr && addr + len <= base + rlen`, in 65 bits (no wrap).
-        self.bnd_ok.next = (self.s1_q.q.val().addr >= self.tab_k.read_data.val().addr)
-            & (self.s1_q.q.val().span_end
-                <= bit_cast::<65, 64>(self.tab_k.read_data.val().addr)
-                    + bit_cast::<65, 32>(self.tab_k.read_data.val().len));
-        self.ckrec.next.grant = false;
-        if !self.key_ok.val() {
-            self.ckrec.next.reason = self.k_rs_key.val();
-        } else if !self.conn_ok2.val() {
-            self.ckrec.next.reason = self.k_rs_conn.val();
-        } else if !self.acc_ok.val() {
-            self.ckrec.next.reason = self.k_rs_access.val();
-        } else if !self.bnd_ok.val() {
-            self.ckrec.next.reason = self.k_rs_bounds.val();
-        } else {
-            self.ckrec.next.reason = 0.into();
-            self.ckrec.next.grant = true;
-        }
-        // Counter lane: a denial counts under its reason (1..=4 → 0..=3).
-        if self.s1_v.q.val() & self.ckrec.val().reason.any() {
-            self.cnt_ck.inc.next = true;
-            self.cnt_ck.inc_index.next =
-                bit_cast::<IDX, 3>(self.ckrec.val().reason) - self.k_ci1.val();
-        }
-        // The answer register with one skid slot.
-        self.n_out_v.next = self.ck_out_v.q.val();
-        self.n_skid_v.next = self.ck_skid_v.q.val();
-        if !self.ck_out_v.q.val() | self.m_axis_ck_tready.val() {
-            if self.ck_skid_v.q.val() {
-                self.ck_out.d.next = self.ck_skid.q.val();
-                self.n_skid_v.next = false;
-            } else {
-                self.n_out_v.next = self.s1_v.q.val();
-                if self.s1_v.q.val() {
-                    self.ck_out.d.next = self.ckrec.val();
-                }
-            }
-        } else if self.s1_v.q.val() {
-            self.ck_skid.d.next = self.ckrec.val();
-            self.n_skid_v.next = true;
-        }
-        self.ck_out_v.d.next = self.n_out_v.val();
-        self.ck_skid_v.d.next = self.n_skid_v.val();
-        // At most two checks held, so the one in the first stage always finds a slot.
-        self.ac_rdy.d.next = !((self.acc.val() & self.n_out_v.val())
-            | (self.acc.val() & self.n_skid_v.val())
-            | (self.n_out_v.val() & self.n_skid_v.val()));
+        self.chk.wr_en.next = self.reg_we.val();
+        self.chk.wr_addr.next = self.v_rslot.q.val();
+        self.chk.wr_data.next = self.regrec.val();
+        self.chk.rd_index.next = self.cnt_rd_index.val() - self.k_ci8.val();
 
         // ================= reset =================
         if self.reset.val() {
@@ -1324,13 +1196,6 @@ impl Logic for Sequencer {
             self.r_st.d.next = 0.into();
             self.cpl_v.d.next = false;
             self.cpl_q.d.next = self.k_cpl_zero.val();
-            self.ac_rdy.d.next = true;
-            self.s1_v.d.next = false;
-            self.s1_q.d.next = self.k_chk_zero.val();
-            self.ck_out_v.d.next = false;
-            self.ck_out.d.next = self.k_ck_zero.val();
-            self.ck_skid_v.d.next = false;
-            self.ck_skid.d.next = self.k_ck_zero.val();
             self.cnt_sel.d.next = self.k_ci0.val();
             for j in 0..self.r_valid.len() {
                 self.r_valid[j].d.next = false;
@@ -1383,10 +1248,10 @@ impl Logic for Sequencer {
         self.m_axis_rq_lkey.next = self.rq_q.q.val().lkey;
         self.m_axis_rq_len.next = self.rq_q.q.val().len;
         self.s_axis_rs_tready.next = true;
-        self.s_axis_ac_tready.next = self.ac_rdy.q.val();
-        self.m_axis_ck_tvalid.next = self.ck_out_v.q.val();
-        self.m_axis_ck_grant.next = self.ck_out.q.val().grant;
-        self.m_axis_ck_reason.next = self.ck_out.q.val().reason;
+        self.s_axis_ac_tready.next = self.chk.ac_ready.val();
+        self.m_axis_ck_tvalid.next = self.chk.ck_valid.val();
+        self.m_axis_ck_grant.next = self.chk.ck_grant.val();
+        self.m_axis_ck_reason.next = self.chk.ck_reason.val();
         // The lane holding the counter named the cycle before (registers only).
         self.cnt_rd_data.next = 0.into();
         if self.cnt_sel.q.val() < self.k_ci4.val() {
@@ -1396,7 +1261,7 @@ impl Logic for Sequencer {
         } else if self.cnt_sel.q.val() == self.k_ci7.val() {
             self.cnt_rd_data.next = self.cnt_cpl.rd_data.val();
         } else if self.cnt_sel.q.val() < self.k_ci12.val() {
-            self.cnt_rd_data.next = self.cnt_ck.rd_data.val();
+            self.cnt_rd_data.next = self.chk.rd_data.val();
         }
     }
 }
