@@ -170,10 +170,21 @@ pub fn figures() -> Result<Map<String, Value>, String> {
     }
     area(&mut m, "pool", &synth(BlockName::Pool));
     let s = sanswitch_sim::sequencer_bench()?;
+    // Each figure's start and end: `SequencerFigures`' field documentation.
+    // START taken → completion request valid, through the ideal SAN model (its pace bounds
+    // these: `san_model.beats_per_cycle`).
     m.insert("sequencer.read_beats_per_cycle".into(), json!(s.read_beats_per_cycle));
     m.insert("sequencer.write_beats_per_cycle".into(), json!(s.write_beats_per_cycle));
+    // REGISTER of the landing region offered → first RDMA read request valid.
     m.insert("sequencer.adv_to_read_cycles".into(), json!(s.adv_to_read_cycles));
+    // START_READ taken → first RDMA read request valid.
+    m.insert("sequencer.start_to_read_cycles".into(), json!(s.start_to_read_cycles));
+    // Last RDMA response presented → completion request valid.
     m.insert("sequencer.done_to_complete_cycles".into(), json!(s.done_to_complete_cycles));
+    // The sequencer's own rate: requests per cycle with a SAN model without bandwidth limit.
+    m.insert("sequencer.issue_requests_per_cycle".into(), json!(s.issue_requests_per_cycle));
+    // The ideal SAN model's own pace: its first beat to its last.
+    m.insert("san_model.beats_per_cycle".into(), json!(s.san_beats_per_cycle));
     area(&mut m, "sequencer", &synth(BlockName::Sequencer));
     Ok(m)
 }

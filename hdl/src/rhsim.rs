@@ -201,9 +201,11 @@ rh_dut!(
     crate::sequencer::Sequencer,
     sanswitch_model::blocks::sequencer::SequencerIn,
     sanswitch_model::blocks::sequencer::SequencerOut;
-    reset, cmd_valid, cmd_op, cmd_conn, cmd_access, cmd_nomem, cmd_xfer, cmd_addr, cmd_key,
-    cmd_len, cmd_lkey, rsp_ready, cpl_ready, rq_ready, rs_valid, rs_tag, rs_status, ac_valid,
-    ac_conn, ac_key, ac_write, ac_off, ac_len, ck_ready
+    reset, s_axis_cmd_tvalid, s_axis_cmd_op, s_axis_cmd_conn, s_axis_cmd_access,
+    s_axis_cmd_nomem, s_axis_cmd_xfer, s_axis_cmd_addr, s_axis_cmd_key, s_axis_cmd_len,
+    s_axis_cmd_lkey, m_axis_rsp_tready, m_axis_cpl_tready, m_axis_rq_tready, s_axis_rs_tvalid,
+    s_axis_rs_tag, s_axis_rs_status, s_axis_ac_tvalid, s_axis_ac_conn, s_axis_ac_key,
+    s_axis_ac_write, s_axis_ac_addr, s_axis_ac_len, m_axis_ck_tready, cnt_rd_index
 );
 
 rh_dut!(

@@ -266,3 +266,30 @@ fn hardware_doc_names_every_pool_port() {
         );
     }
 }
+
+#[test]
+fn hardware_doc_names_every_sequencer_port() {
+    use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut};
+    let d = doc();
+    let start = d.find("## RDMA read/write sequencer").expect("the sequencer's section");
+    let section = &d[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |k| k + 3)];
+    for p in SequencerIn::PORTS.iter().chain(SequencerOut::PORTS) {
+        assert!(
+            section.contains(&format!("| `{}` |", p.name)),
+            "port {} missing from the sequencer's port table in docs/HARDWARE.md",
+            p.name
+        );
+    }
+    // And the reverse: every port row of the section is a port.
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let name = row[3..].split('`').next().unwrap();
+        if ["in", "out"].iter().any(|d| row.contains(&format!("| {d} |"))) {
+            assert!(
+                SequencerIn::PORTS.iter().chain(SequencerOut::PORTS).any(|p| p.name == name)
+                    || name == "clock",
+                "docs/HARDWARE.md names a sequencer port `{name}` the block does not have"
+            );
+        }
+    }
+}
