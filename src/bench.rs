@@ -19,7 +19,7 @@ use sanswitch_hdl::parser::ControlParser;
 use sanswitch_hdl::synth::{SynthStats, synth_xilinx, yosys_available};
 use sanswitch_hdl::{BlockName, EngineParams, rhsim, verilog};
 use sanswitch_model::blocks::parser::{COUNTERS, ParserIn, ParserModel, ParserOut, code, user};
-use sanswitch_model::blocks::stimulus::{MessageGen, ParserDriver, beats};
+use sanswitch_model::blocks::parser_stimulus::{MessageGen, ParserDriver, beats};
 use sanswitch_model::params::ParserParams;
 use sanswitch_model::ports::CycleModel;
 use sanswitch_model::wire::{Frame, Header, Message};

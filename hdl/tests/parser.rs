@@ -3,7 +3,7 @@
 use sanswitch_hdl::parser::ControlParser;
 use sanswitch_hdl::{BlockName, EngineParams, rhsim, verilog, yosys_validate_block};
 use sanswitch_model::blocks::parser::ParserModel;
-use sanswitch_model::blocks::stimulus::ParserDriver;
+use sanswitch_model::blocks::parser_stimulus::ParserDriver;
 use sanswitch_model::params::ParserParams;
 
 fn lockstep(p: ParserParams, seed: u64, cycles: u64) {

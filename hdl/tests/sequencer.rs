@@ -11,8 +11,8 @@ use sanswitch_hdl::tools::{require_verilator, require_yosys};
 use sanswitch_hdl::{
     BlockName, EngineParams, VERILATOR_WAIVERS, rhsim, verilog, yosys_validate_block,
 };
-use sanswitch_model::blocks::seq_stimulus::SeqDriver;
 use sanswitch_model::blocks::sequencer::SequencerModel;
+use sanswitch_model::blocks::sequencer_stimulus::SeqDriver;
 use sanswitch_model::params::SequencerParams;
 
 /// Small segments and a short SAN latency, so that a few thousand cycles see transfers

@@ -4,7 +4,7 @@
 //! the diagram to paste when the parser's timing changes.
 
 use sanswitch_model::blocks::parser::{ParserIn, ParserModel, user};
-use sanswitch_model::blocks::stimulus::beats;
+use sanswitch_model::blocks::parser_stimulus::beats;
 use sanswitch_model::params::ParserParams;
 use sanswitch_model::ports::{CycleModel, Ports};
 use sanswitch_model::wire::{Frame, Header, Message};

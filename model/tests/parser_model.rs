@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use sanswitch_model::blocks::parser::{KindInfo, ParserModel, ParserOut, keep_bytes, keep_of};
-use sanswitch_model::blocks::stimulus::ParserDriver;
+use sanswitch_model::blocks::parser_stimulus::ParserDriver;
 use sanswitch_model::params::ParserParams;
 use sanswitch_model::ports::CycleModel;
 use sanswitch_model::wire::flag;

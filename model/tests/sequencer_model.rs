@@ -9,11 +9,11 @@ type MessageTest = fn(&Message) -> bool;
 use std::collections::{BTreeMap, VecDeque};
 
 use sanswitch_model::blocks::san::{RemoteRegion, SanConfig, SanIn, SanModel, SanRequest};
-use sanswitch_model::blocks::seq_stimulus::{
-    Check, Command, MIB, SeqDriver, model_figures, san_inputs,
-};
 use sanswitch_model::blocks::sequencer::{
     SequencerIn, SequencerModel, SequencerOut, access, cmd, cnt, fault, rsp_status, tag,
+};
+use sanswitch_model::blocks::sequencer_stimulus::{
+    Check, Command, MIB, SeqDriver, model_figures, san_inputs,
 };
 use sanswitch_model::endpoint::{
     Access, Action, BufId, Config, Endpoint, Event, RdmaError, RegId, Role,
@@ -949,13 +949,10 @@ fn sequencer_waveform() -> String {
     s
 }
 
-/// The sequencer's documentation: docs/SEQUENCER.md until it is merged into
-/// docs/HARDWARE.md, then that.
+/// The sequencer's documentation: its section of docs/HARDWARE.md.
 fn sequencer_doc() -> String {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/");
-    std::fs::read_to_string(format!("{dir}SEQUENCER.md"))
-        .or_else(|_| std::fs::read_to_string(format!("{dir}HARDWARE.md")))
-        .expect("docs/SEQUENCER.md or docs/HARDWARE.md")
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/HARDWARE.md"))
+        .expect("docs/HARDWARE.md")
 }
 
 #[test]

@@ -638,9 +638,9 @@ where
 /// an ideal SAN port model, measured on the Verilated sequencer (default parameters, as
 /// `build.rs` builds it) and cross-checked cycle for cycle against the cycle model, which
 /// must give the same figures.
-pub fn sequencer_bench() -> Result<sanswitch_model::blocks::seq_stimulus::SequencerFigures, String>
-{
-    use sanswitch_model::blocks::seq_stimulus::{measure, model_figures};
+pub fn sequencer_bench()
+-> Result<sanswitch_model::blocks::sequencer_stimulus::SequencerFigures, String> {
+    use sanswitch_model::blocks::sequencer_stimulus::{measure, model_figures};
     let p = sanswitch_model::params::SequencerParams::default();
     let mut dut = VSequencer::new();
     let start = dut.start_values();

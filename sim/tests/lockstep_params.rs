@@ -5,11 +5,11 @@
 
 use sanswitch_hdl::cosim::{cosim_block, cosim_blocks};
 use sanswitch_model::blocks::parser::ParserModel;
+use sanswitch_model::blocks::parser_stimulus::ParserDriver;
 use sanswitch_model::blocks::pool::{PoolIn, PoolModel, PoolOut};
 use sanswitch_model::blocks::pool_stimulus::PoolDriver;
-use sanswitch_model::blocks::seq_stimulus::SeqDriver;
 use sanswitch_model::blocks::sequencer::SequencerModel;
-use sanswitch_model::blocks::stimulus::ParserDriver;
+use sanswitch_model::blocks::sequencer_stimulus::SeqDriver;
 use sanswitch_sim::{
     BUILT, Dut, LockstepOptions, MODULES, VParserSmall, VPoolLarge, VPoolSmall, VSequencerSmall,
     lockstep,

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use sanswitch_hdl::cosim::cosim_block;
 use sanswitch_model::blocks::parser::{ParserIn, ParserModel, ParserOut};
-use sanswitch_model::blocks::stimulus::ParserDriver;
+use sanswitch_model::blocks::parser_stimulus::ParserDriver;
 use sanswitch_model::params::ParserParams;
 use sanswitch_model::ports::CycleModel;
 use sanswitch_model::wire::ParseError;

@@ -2,10 +2,10 @@
 //! commands and checks and by the SAN port model with faults; and the bench's figures,
 //! measured on the Verilog and cross-checked with the model.
 
-use sanswitch_model::blocks::seq_stimulus::{DriverStats, SeqDriver};
 use sanswitch_model::blocks::sequencer::{
     SeqCounters, SequencerIn, SequencerModel, SequencerOut, cnt, fault,
 };
+use sanswitch_model::blocks::sequencer_stimulus::{DriverStats, SeqDriver};
 use sanswitch_model::params::SequencerParams;
 use sanswitch_model::ports::CycleModel;
 use sanswitch_sim::{LockstepOptions, Stimulus, VSequencer, lockstep, sequencer_bench};

@@ -2,12 +2,12 @@
 //! They are the oracle the Verilated Verilog is checked against, cycle by cycle.
 
 pub mod parser;
+pub mod parser_stimulus;
 pub mod pool;
 pub mod pool_stimulus;
 pub mod san;
-pub mod seq_stimulus;
 pub mod sequencer;
-pub mod stimulus;
+pub mod sequencer_stimulus;
 pub mod widgets;
 
 use crate::ports::{PortInfo, Ports};
