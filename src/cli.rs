@@ -45,12 +45,31 @@ pub struct GenerateArgs {
     /// report.md, and synth/<block>.synth.log (the Yosys log).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Receive-buffer size the parser checks lengths against, in bytes (64..=65536).
+    /// Receive-buffer size the parser checks lengths against, in bytes (64..=65536): the
+    /// size both ends negotiate in Hello.
     #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub buf_size: Option<u32>,
-    /// Connections sharing the receive stream (1..=256).
+    /// Connections, in every block (1..=256).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub connections: Option<u32>,
+    /// Pool manager: send buffers per connection (2..=16).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u32>)]
+    pub send_bufs: Option<u32>,
+    /// Pool manager: receive buffers per connection (4..=16).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u32>)]
+    pub recv_bufs: Option<u32>,
+    /// Sequencer: registration-table entries (a power of two, 2..=32).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u32>)]
+    pub reg_entries: Option<u32>,
+    /// Sequencer: transfers in progress at once (1..=16).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u32>)]
+    pub ops: Option<u32>,
+    /// Sequencer: largest single RDMA read or write in bytes (a multiple of 8, 8..=16777216).
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = whole::<u32>)]
+    pub segment: Option<u32>,
+    /// Sequencer: RDMA requests one transfer keeps outstanding (a power of two, 1..=16).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u32>)]
+    pub window: Option<u32>,
     /// Skip the Yosys synthesis (area and depth); lint and validation still run.
     #[arg(long)]
     pub no_synth: bool,

@@ -10,7 +10,7 @@ use std::process::{Command, ExitCode};
 
 use sanswitch_hdl::synth::{SynthStats, synth_xilinx, yosys_available};
 use sanswitch_hdl::{BlockName, EngineParams, VERILATOR_WAIVERS, verilog, yosys_validate_block};
-use sanswitch_model::params::ParserParams;
+use sanswitch_model::params::{ParserParams, PoolParams, SequencerParams};
 use serde::Serialize;
 
 use crate::cli::GenerateArgs;
@@ -33,8 +33,8 @@ pub struct Report {
 #[derive(Clone, Debug, Serialize)]
 pub struct ReportParams {
     pub parser: ParserParams,
-    /// Every block's parameters, as Rust prints them.
-    pub engine: String,
+    pub pool: PoolParams,
+    pub sequencer: SequencerParams,
 }
 
 /// Tool versions, as the tools print them; `null` when a tool is not installed.
@@ -123,31 +123,57 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode, Error> {
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-/// The engine parameters from the flags (defaults for the rest), validated.
+/// The engine parameters from the flags (defaults for the rest), validated. Each flag
+/// applies to every block that has the parameter (`--connections` to all three).
 pub fn params_from(args: &GenerateArgs) -> Result<EngineParams, Error> {
-    let mut parser = ParserParams::default();
+    fn narrow<T: TryFrom<u32>>(v: u32, key: &str, flag: &str) -> Result<T, Error> {
+        T::try_from(v)
+            .map_err(|_| Error::InvalidParams(format!("{key} ({flag}) is out of range, got {v}")))
+    }
+    let mut p = EngineParams::default();
     if let Some(n) = args.connections {
-        parser.connections = u16::try_from(n).map_err(|_| {
-            Error::InvalidParams(format!(
-                "parser connections (--connections) must be in 1..=256, got {n}"
-            ))
-        })?;
+        p = p.with_connections(narrow(n, "connections", "--connections")?);
     }
     if let Some(b) = args.buf_size {
-        parser.buf_size = b;
+        p.parser.buf_size = b;
     }
-    parser.validate().map_err(|e| {
-        // The model names the field first; add its flag and the value given.
-        let fields = [
-            ("connections", "--connections", parser.connections as u32),
-            ("buf_size", "--buf-size", parser.buf_size),
+    if let Some(n) = args.send_bufs {
+        p.pool.send_bufs = narrow(n, "send_bufs", "--send-bufs")?;
+    }
+    if let Some(n) = args.recv_bufs {
+        p.pool.recv_bufs = narrow(n, "recv_bufs", "--recv-bufs")?;
+    }
+    if let Some(n) = args.reg_entries {
+        p.sequencer.reg_entries = narrow(n, "reg_entries", "--reg-entries")?;
+    }
+    if let Some(n) = args.ops {
+        p.sequencer.ops = narrow(n, "ops", "--ops")?;
+    }
+    if let Some(n) = args.segment {
+        p.sequencer.segment = n;
+    }
+    if let Some(n) = args.window {
+        p.sequencer.window = narrow(n, "window", "--window")?;
+    }
+    p.validate().map_err(|e| {
+        // The model names the block and the field; add the flag and the value given.
+        let fields: [(&str, &str, u64); 8] = [
+            ("connections", "--connections", p.parser.connections as u64),
+            ("buf_size", "--buf-size", p.parser.buf_size as u64),
+            ("send_bufs", "--send-bufs", p.pool.send_bufs as u64),
+            ("recv_bufs", "--recv-bufs", p.pool.recv_bufs as u64),
+            ("reg_entries", "--reg-entries", p.sequencer.reg_entries as u64),
+            ("ops", "--ops", p.sequencer.ops as u64),
+            ("segment", "--segment", p.sequencer.segment as u64),
+            ("window", "--window", p.sequencer.window as u64),
         ];
-        Error::InvalidParams(match fields.iter().find(|(k, _, _)| e.starts_with(k)) {
-            Some((k, flag, v)) => format!("parser {k} ({flag}){}, got {v}", &e[k.len()..]),
-            None => format!("parser: {e} (got {parser:?})"),
+        let field = e.split_once(": ").map_or(e.as_str(), |(_, f)| f);
+        Error::InvalidParams(match fields.iter().find(|(k, _, _)| field.starts_with(k)) {
+            Some((_, flag, v)) => format!("{e} ({flag}, got {v})"),
+            None => e,
         })
     })?;
-    Ok(EngineParams { parser, ..EngineParams::default() })
+    Ok(p)
 }
 
 /// Write, check and measure every block in `dir`; write the reports there.
@@ -215,7 +241,11 @@ pub fn generate(dir: &Path, params: &EngineParams, synth: bool) -> Result<Report
     let report = Report {
         ok,
         generated_by: format!("sanswitch {}", env!("CARGO_PKG_VERSION")),
-        params: ReportParams { parser: params.parser, engine: format!("{params:?}") },
+        params: ReportParams {
+            parser: params.parser,
+            pool: params.pool,
+            sequencer: params.sequencer,
+        },
         tools,
         blocks,
     };
@@ -283,11 +313,21 @@ fn validate_cell(v: &Validate) -> &'static str {
 pub fn markdown(r: &Report) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "# sanswitch generate report\n");
-    let p = &r.params.parser;
+    let (p, q, s) = (&r.params.parser, &r.params.pool, &r.params.sequencer);
     let _ = writeln!(
         o,
-        "Parameters: parser `connections` {}, `buf_size` {} B. Generated by {}.\n",
-        p.connections, p.buf_size, r.generated_by
+        "Parameters: `connections` {} (every block); parser `buf_size` {} B; pool `send_bufs` \
+         {}, `recv_bufs` {}; sequencer `reg_entries` {}, `ops` {}, `segment` {} B, `window` \
+         {}. Generated by {}.\n",
+        p.connections,
+        p.buf_size,
+        q.send_bufs,
+        q.recv_bufs,
+        s.reg_entries,
+        s.ops,
+        s.segment,
+        s.window,
+        r.generated_by
     );
     let _ = writeln!(
         o,
@@ -370,11 +410,16 @@ pub fn summary(dir: &Path, r: &Report) -> String {
     let files: Vec<String> = r.blocks.iter().map(|b| b.file.clone()).collect();
     let _ = writeln!(
         o,
-        "wrote {} and verilator.vlt in {} (parser: {} connections, {} B buffers)",
+        "wrote {} and verilator.vlt in {} ({} connections, {} B buffers, {} + {} pool \
+         buffers, {} registrations, {} transfers)",
         files.join(", "),
         dir.display(),
         r.params.parser.connections,
-        r.params.parser.buf_size
+        r.params.parser.buf_size,
+        r.params.pool.send_bufs,
+        r.params.pool.recv_bufs,
+        r.params.sequencer.reg_entries,
+        r.params.sequencer.ops,
     );
     for b in &r.blocks {
         let mut line = format!(
@@ -425,7 +470,18 @@ mod tests {
     use super::*;
 
     fn args(connections: Option<u32>, buf_size: Option<u32>) -> GenerateArgs {
-        GenerateArgs { out: PathBuf::from("unused"), buf_size, connections, no_synth: true }
+        GenerateArgs {
+            out: PathBuf::from("unused"),
+            buf_size,
+            connections,
+            send_bufs: None,
+            recv_bufs: None,
+            reg_entries: None,
+            ops: None,
+            segment: None,
+            window: None,
+            no_synth: true,
+        }
     }
 
     #[test]
@@ -443,6 +499,51 @@ mod tests {
             let e = params_from(&args(c, b)).unwrap_err();
             assert_eq!(e.exit_code(), 2);
             assert!(e.to_string().contains(flag), "{e}");
+        }
+    }
+
+    #[test]
+    fn every_parameter_reaches_every_block_that_has_it() {
+        let p = params_from(&GenerateArgs {
+            send_bufs: Some(4),
+            recv_bufs: Some(16),
+            reg_entries: Some(8),
+            ops: Some(2),
+            segment: Some(64),
+            window: Some(2),
+            ..args(Some(64), Some(256))
+        })
+        .unwrap();
+        assert_eq!(
+            (p.parser.connections, p.pool.connections, p.sequencer.connections),
+            (64, 64, 64)
+        );
+        assert_eq!((p.pool.send_bufs, p.pool.recv_bufs), (4, 16));
+        assert_eq!((p.sequencer.reg_entries, p.sequencer.ops), (8, 2));
+        assert_eq!((p.sequencer.segment, p.sequencer.window), (64, 2));
+        // Each limit at its boundary and one past it, the flag named.
+        for (a, flag, ok) in [
+            (GenerateArgs { send_bufs: Some(16), ..args(None, None) }, "--send-bufs", true),
+            (GenerateArgs { send_bufs: Some(17), ..args(None, None) }, "--send-bufs", false),
+            (GenerateArgs { recv_bufs: Some(4), ..args(None, None) }, "--recv-bufs", true),
+            (GenerateArgs { recv_bufs: Some(3), ..args(None, None) }, "--recv-bufs", false),
+            (GenerateArgs { reg_entries: Some(32), ..args(None, None) }, "--reg-entries", true),
+            (GenerateArgs { reg_entries: Some(64), ..args(None, None) }, "--reg-entries", false),
+            (GenerateArgs { ops: Some(16), ..args(None, None) }, "--ops", true),
+            (GenerateArgs { ops: Some(17), ..args(None, None) }, "--ops", false),
+            (GenerateArgs { segment: Some(8), ..args(None, None) }, "--segment", true),
+            (GenerateArgs { segment: Some(7), ..args(None, None) }, "--segment", false),
+            (GenerateArgs { window: Some(16), ..args(None, None) }, "--window", true),
+            (GenerateArgs { window: Some(32), ..args(None, None) }, "--window", false),
+            (GenerateArgs { ops: Some(70_000), ..args(None, None) }, "--ops", false),
+        ] {
+            match params_from(&a) {
+                Ok(_) => assert!(ok, "{flag} accepted past its limit"),
+                Err(e) => {
+                    assert!(!ok, "{flag} refused at its boundary: {e}");
+                    assert!(e.to_string().contains(flag), "{e}");
+                }
+            }
         }
     }
 }

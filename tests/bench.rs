@@ -61,7 +61,15 @@ fn bench_json_has_every_figure() {
     for k in ["sequencer.read_beats_per_cycle", "sequencer.write_beats_per_cycle"] {
         assert!(v[k].as_f64().is_some_and(|b| b >= 0.95), "{k}: {v:#}");
     }
+    // From the advertisement's arrival (REGISTER of the landing region offered) to the first
+    // RDMA read: the architecture's budget of 8 cycles.
     assert!(v["sequencer.adv_to_read_cycles"].as_u64().is_some_and(|c| c <= 8), "{v:#}");
+    assert!(v["sequencer.start_to_read_cycles"].as_u64().is_some_and(|c| c <= 8), "{v:#}");
+    // The sequencer's own issue rate (at most one request every two cycles) and the SAN
+    // model's pace (one beat per cycle), reported apart.
+    let issue = v["sequencer.issue_requests_per_cycle"].as_f64();
+    assert!(issue.is_some_and(|r| r > 0.0 && r <= 0.5), "{v:#}");
+    assert!(v["san_model.beats_per_cycle"].as_f64().is_some_and(|r| r > 0.99 && r <= 1.0), "{v:#}");
     assert!(v["sequencer.done_to_complete_cycles"].as_u64().is_some_and(|c| c <= 8), "{v:#}");
     for k in ["pool", "sequencer"] {
         for f in ["luts", "ffs", "lut_levels", "bram"] {

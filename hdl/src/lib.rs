@@ -84,12 +84,39 @@ impl BlockName {
     }
 }
 
-/// Parameters of every block, as the generator uses them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Parameters of every block: the one struct every block is built from (the co-simulation
+/// build, `sanswitch generate`, the benches). What blocks share (the connection count) is
+/// the same in all of them: [`EngineParams::validate`] refuses a set where it differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct EngineParams {
     pub parser: ParserParams,
     pub pool: PoolParams,
     pub sequencer: SequencerParams,
+}
+
+impl EngineParams {
+    /// The same connection count in every block.
+    pub fn with_connections(mut self, n: u16) -> Self {
+        self.parser.connections = n;
+        self.pool.connections = n;
+        self.sequencer.connections = n;
+        self
+    }
+
+    /// Every block's parameters valid, and the shared ones equal.
+    pub fn validate(&self) -> Result<(), String> {
+        self.parser.validate().map_err(|e| format!("parser: {e}"))?;
+        self.pool.validate().map_err(|e| format!("pool: {e}"))?;
+        self.sequencer.validate().map_err(|e| format!("sequencer: {e}"))?;
+        let c = [self.parser.connections, self.pool.connections, self.sequencer.connections];
+        if c.iter().any(|&n| n != c[0]) {
+            return Err(format!(
+                "connections differ between blocks (parser {}, pool {}, sequencer {})",
+                c[0], c[1], c[2]
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The Verilog of one block. The top module is named after the block.

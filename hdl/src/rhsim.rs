@@ -37,7 +37,7 @@ impl FromPortBits for bool {
 
 impl<const N: usize> FromPortBits for Bits<N> {
     fn from_port_bits(v: u64) -> Self {
-        Bits::<N>::from(v)
+        Bits::<N>::from(v & sanswitch_model::ports::mask(N as u32))
     }
 }
 
@@ -192,15 +192,32 @@ rh_dut!(
     impl<const A: usize> crate::pool::PoolManager<A>,
     sanswitch_model::blocks::pool::PoolIn,
     sanswitch_model::blocks::pool::PoolOut;
-    reset, req_valid, req_op, req_conn, req_class, req_buf, req_a, req_b, req_c, req_bufs,
-    resp_ready
+    reset, s_axis_req_tvalid, s_axis_req_op, s_axis_req_conn, s_axis_req_class,
+    s_axis_req_buf, s_axis_req_a, s_axis_req_b, s_axis_req_c, s_axis_req_bufs,
+    m_axis_resp_tready, cnt_rd_index
 );
 
 rh_dut!(
     crate::sequencer::Sequencer,
     sanswitch_model::blocks::sequencer::SequencerIn,
     sanswitch_model::blocks::sequencer::SequencerOut;
-    reset, cmd_valid, cmd_op, cmd_conn, cmd_access, cmd_nomem, cmd_xfer, cmd_addr, cmd_key,
-    cmd_len, cmd_lkey, rsp_ready, cpl_ready, rq_ready, rs_valid, rs_tag, rs_status, ac_valid,
-    ac_conn, ac_key, ac_write, ac_off, ac_len, ck_ready
+    reset, s_axis_cmd_tvalid, s_axis_cmd_op, s_axis_cmd_conn, s_axis_cmd_access,
+    s_axis_cmd_nomem, s_axis_cmd_xfer, s_axis_cmd_addr, s_axis_cmd_key, s_axis_cmd_len,
+    s_axis_cmd_lkey, m_axis_rsp_tready, m_axis_cpl_tready, m_axis_rq_tready, s_axis_rs_tvalid,
+    s_axis_rs_tag, s_axis_rs_status, s_axis_ac_tvalid, s_axis_ac_conn, s_axis_ac_key,
+    s_axis_ac_write, s_axis_ac_addr, s_axis_ac_len, m_axis_ck_tready, cnt_rd_index
+);
+
+rh_dut!(
+    crate::widgets::SkidBuffer<Bits<16>>,
+    sanswitch_model::blocks::widgets::skid::SkidIn,
+    sanswitch_model::blocks::widgets::skid::SkidOut;
+    reset, push, push_data, out_ready
+);
+
+rh_dut!(
+    crate::widgets::CounterBank,
+    sanswitch_model::blocks::widgets::counter_bank::CounterBankIn,
+    sanswitch_model::blocks::widgets::counter_bank::CounterBankOut;
+    reset, inc, inc_index, rd_index
 );

@@ -96,7 +96,7 @@ impl PoolParams {
     }
 }
 
-/// Parameters of the RDMA read/write sequencer (`hdl/src/sequencer.rs`) and of the SAN port
+/// Parameters of the RDMA read/write sequencer (`hdl/src/sequencer/`) and of the SAN port
 /// model it is measured against (`model/src/blocks/san.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

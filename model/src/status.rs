@@ -41,3 +41,93 @@ impl WsaError {
         }
     }
 }
+
+/// The RDMA fault codes shared by every block: a remote-access check's verdict
+/// (`ck_reason`), an RDMA response's status (`rs_status`), a transfer's completion status
+/// (`cpl_status`), and later the engine's host completions. Code 0 is success; the codes
+/// fit 3 bits. [`fault`] gives the same codes as `u8` constants for the HDL and the models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[repr(u8)]
+pub enum RdmaFault {
+    /// The key is unknown, released, or its table index holds another key.
+    BadKey = 1,
+    /// The key belongs to another connection.
+    Connection = 2,
+    /// The region does not grant that access (read or write).
+    Access = 3,
+    /// The address range is not inside the region.
+    Bounds = 4,
+    /// The SAN failed to move the data (link, retry exhaustion, or an unknown error code).
+    Transport = 5,
+    /// The request was flushed by the SAN (its queue pair went to error).
+    Flushed = 6,
+    /// The connection was aborted while the transfer ran (the sequencer's own code; never
+    /// on the SAN's `rs_status`, where 7 counts as [`RdmaFault::Transport`]).
+    Aborted = 7,
+}
+
+impl RdmaFault {
+    /// Every fault, by code.
+    pub const ALL: [RdmaFault; 7] = [
+        RdmaFault::BadKey,
+        RdmaFault::Connection,
+        RdmaFault::Access,
+        RdmaFault::Bounds,
+        RdmaFault::Transport,
+        RdmaFault::Flushed,
+        RdmaFault::Aborted,
+    ];
+
+    /// The 3-bit code.
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The fault of a code; `None` for 0 (success) and for codes past 7.
+    pub fn from_code(c: u8) -> Option<RdmaFault> {
+        RdmaFault::ALL.iter().copied().find(|f| f.code() == c)
+    }
+
+    /// The Winsock error a host sees when a transfer ends with this fault and cannot fall
+    /// back to a copy. A bad key, connection, access or bounds means the peer advertised a
+    /// region it does not own or allow: a protocol violation that resets the connection,
+    /// as a transport failure or a flush does. An abort is the local side's cancellation.
+    pub fn wsa(self) -> WsaError {
+        match self {
+            RdmaFault::Aborted => WsaError::OperationAborted,
+            _ => WsaError::ConnReset,
+        }
+    }
+}
+
+/// [`RdmaFault`] codes as `u8` constants (0 is success).
+pub mod fault {
+    use super::RdmaFault;
+    pub const OK: u8 = 0;
+    pub const BAD_KEY: u8 = RdmaFault::BadKey.code();
+    pub const CONNECTION: u8 = RdmaFault::Connection.code();
+    pub const ACCESS: u8 = RdmaFault::Access.code();
+    pub const BOUNDS: u8 = RdmaFault::Bounds.code();
+    pub const TRANSPORT: u8 = RdmaFault::Transport.code();
+    pub const FLUSHED: u8 = RdmaFault::Flushed.code();
+    pub const ABORTED: u8 = RdmaFault::Aborted.code();
+    /// The first `rs_status` value that is not a SAN code (counted as a transport error).
+    pub const FIRST_NOT_SAN: u8 = ABORTED;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fault_codes_are_distinct_3_bit_and_round_trip() {
+        for (k, f) in RdmaFault::ALL.iter().enumerate() {
+            assert_eq!(f.code() as usize, k + 1);
+            assert_eq!(RdmaFault::from_code(f.code()), Some(*f));
+        }
+        assert_eq!(RdmaFault::from_code(0), None);
+        assert_eq!(RdmaFault::from_code(8), None);
+        assert_eq!(RdmaFault::Aborted.wsa(), WsaError::OperationAborted);
+        assert_eq!(RdmaFault::Bounds.wsa(), WsaError::ConnReset);
+    }
+}

@@ -38,7 +38,7 @@ impl Mirror {
     }
 
     fn query(&mut self) -> Resp {
-        self.req(PoolIn { req_op: op::QUERY, ..PoolIn::default() })
+        self.req(PoolIn { s_axis_req_op: op::QUERY, ..PoolIn::default() })
     }
 
     fn replay(&mut self, ev: &Event, actions: &[Action], ep_credits: u32, ep_due: bool) {
@@ -48,12 +48,12 @@ impl Mirror {
             if !self.open {
                 if let Message::HelloAck(_) = f.msg {
                     let r = self.req(PoolIn {
-                        req_op: op::OPEN,
-                        req_a: f.header.mseq_ack.wrapping_add(1),
-                        req_b: f.header.mseq_ack,
-                        req_c: f.header.mseq,
-                        req_bufs: f.header.bufs,
-                        req_buf: 1, // the HelloAck is owed an acknowledgement
+                        s_axis_req_op: op::OPEN,
+                        s_axis_req_a: f.header.mseq_ack.wrapping_add(1),
+                        s_axis_req_b: f.header.mseq_ack,
+                        s_axis_req_c: f.header.mseq,
+                        s_axis_req_bufs: f.header.bufs,
+                        s_axis_req_buf: 1, // the HelloAck is owed an acknowledgement
                         ..PoolIn::default()
                     });
                     assert_eq!(r.status, status::OK);
@@ -67,11 +67,11 @@ impl Mirror {
                 return;
             }
             let r = self.req(PoolIn {
-                req_op: op::RECV,
-                req_buf: (*buf - s) as u8,
-                req_a: f.header.mseq,
-                req_b: f.header.mseq_ack,
-                req_bufs: f.header.bufs,
+                s_axis_req_op: op::RECV,
+                s_axis_req_buf: (*buf - s) as u8,
+                s_axis_req_a: f.header.mseq,
+                s_axis_req_b: f.header.mseq_ack,
+                s_axis_req_bufs: f.header.bufs,
                 ..PoolIn::default()
             });
             assert_eq!(r.status, status::OK, "RECV of {:?}", f.msg.kind());
@@ -79,7 +79,11 @@ impl Mirror {
         if let Event::SendDone { buf } = ev
             && self.open
         {
-            let r = self.req(PoolIn { req_op: op::FREE, req_buf: *buf as u8, ..PoolIn::default() });
+            let r = self.req(PoolIn {
+                s_axis_req_op: op::FREE,
+                s_axis_req_buf: *buf as u8,
+                ..PoolIn::default()
+            });
             assert_eq!(r.status, status::OK, "FREE {buf}");
         }
         if !self.open {
@@ -94,8 +98,8 @@ impl Mirror {
             match a {
                 Action::PostRecv { buf } => {
                     let r = self.req(PoolIn {
-                        req_op: op::REPOST,
-                        req_buf: (*buf - s) as u8,
+                        s_axis_req_op: op::REPOST,
+                        s_axis_req_buf: (*buf - s) as u8,
                         ..PoolIn::default()
                     });
                     assert_eq!(r.status, status::OK, "REPOST {buf}");
@@ -106,8 +110,8 @@ impl Mirror {
                         assert!(self.query().update_due, "a credit update sent while none was due");
                     }
                     let r = self.req(PoolIn {
-                        req_op: op::ALLOC,
-                        req_class: class_of(k),
+                        s_axis_req_op: op::ALLOC,
+                        s_axis_req_class: class_of(k),
                         ..PoolIn::default()
                     });
                     assert_eq!(r.status, status::OK, "ALLOC for {k:?}");
@@ -118,7 +122,7 @@ impl Mirror {
                     self.checks += 1;
                 }
                 Action::Teardown => {
-                    self.req(PoolIn { req_op: op::CLOSE, ..PoolIn::default() });
+                    self.req(PoolIn { s_axis_req_op: op::CLOSE, ..PoolIn::default() });
                     self.open = false;
                     return;
                 }

@@ -13,7 +13,7 @@ use sanswitch_model::blocks::seq_stimulus::{
     Check, Command, MIB, SeqDriver, model_figures, san_inputs,
 };
 use sanswitch_model::blocks::sequencer::{
-    SequencerIn, SequencerModel, SequencerOut, access, cmd, cpl_status, reason, rsp_status, tag,
+    SequencerIn, SequencerModel, SequencerOut, access, cmd, cnt, fault, rsp_status, tag,
 };
 use sanswitch_model::endpoint::{
     Access, Action, BufId, Config, Endpoint, Event, RdmaError, RegId, Role,
@@ -38,8 +38,8 @@ struct Rig {
     san: SanModel,
     cycle: u64,
     cpls: Vec<(u64, Cpl)>,
-    checks: Vec<(u8, bool, u64)>,
-    /// Probability-free backpressure pattern on `cpl_ready`: a cycle is ready when
+    checks: Vec<(u8, bool)>,
+    /// Probability-free backpressure pattern on `m_axis_cpl_tready`: a cycle is ready when
     /// `cycle % cpl_every == 0`.
     cpl_every: u64,
 }
@@ -68,23 +68,23 @@ impl Rig {
     /// One cycle: `i` plus the SAN's outputs and default readiness.
     fn step(&mut self, mut i: SequencerIn) -> SequencerOut {
         let s = self.san.outputs(&SanIn::default());
-        i.rq_ready = s.rq_ready;
-        i.rs_valid = s.rs_valid;
-        i.rs_tag = s.rs_tag;
-        i.rs_status = s.rs_status;
+        i.m_axis_rq_tready = s.m_axis_rq_tready;
+        i.s_axis_rs_tvalid = s.s_axis_rs_tvalid;
+        i.s_axis_rs_tag = s.s_axis_rs_tag;
+        i.s_axis_rs_status = s.s_axis_rs_status;
         let o = self.m.outputs(&i);
-        if o.cpl_valid && i.cpl_ready {
+        if o.m_axis_cpl_tvalid && i.m_axis_cpl_tready {
             let c = Cpl {
-                conn: o.cpl_conn,
-                xfer: o.cpl_xfer,
-                bytes: o.cpl_bytes,
-                write: o.cpl_write,
-                status: o.cpl_status,
+                conn: o.m_axis_cpl_conn,
+                xfer: o.m_axis_cpl_xfer,
+                bytes: o.m_axis_cpl_bytes,
+                write: o.m_axis_cpl_write,
+                status: o.m_axis_cpl_status,
             };
             self.cpls.push((self.cycle, c));
         }
-        if o.ck_valid && i.ck_ready {
-            self.checks.push((o.ck_reason, o.ck_grant, o.ck_addr));
+        if o.m_axis_ck_tvalid && i.m_axis_ck_tready {
+            self.checks.push((o.m_axis_ck_reason, o.m_axis_ck_grant));
         }
         self.m.clock(&i);
         self.san.clock(&san_inputs(&o));
@@ -94,9 +94,9 @@ impl Rig {
 
     fn idle_in(&self) -> SequencerIn {
         SequencerIn {
-            rsp_ready: true,
-            cpl_ready: self.cycle % self.cpl_every == 0,
-            ck_ready: true,
+            m_axis_rsp_tready: true,
+            m_axis_cpl_tready: self.cycle % self.cpl_every == 0,
+            m_axis_ck_tready: true,
             ..SequencerIn::default()
         }
     }
@@ -110,11 +110,11 @@ impl Rig {
                 c.drive(&mut i);
             }
             let o = self.step(i);
-            taken |= o.cmd_ready;
-            if taken && o.rsp_valid && !o.cmd_ready {
-                // rsp_valid shows in the cycle cmd_ready rises again; keep stepping until then
+            taken |= o.s_axis_cmd_tready;
+            if taken && o.m_axis_rsp_tvalid && !o.s_axis_cmd_tready {
+                // m_axis_rsp_tvalid shows in the cycle s_axis_cmd_tready rises again; keep stepping until then
             }
-            if taken && o.rsp_valid && o.cmd_ready {
+            if taken && o.m_axis_rsp_tvalid && o.s_axis_cmd_tready {
                 return o;
             }
         }
@@ -123,9 +123,12 @@ impl Rig {
 
     fn register(&mut self, conn: u8, acc: u8, addr: u64, len: u32) -> u32 {
         let o = self.command(Command::register(conn, acc, addr, len));
-        assert_eq!(o.rsp_status, rsp_status::OK, "{o:?}");
-        assert_eq!((o.rsp_op, o.rsp_conn, o.rsp_len), (cmd::REGISTER, conn, len));
-        o.rsp_key
+        assert_eq!(o.m_axis_rsp_status, rsp_status::OK, "{o:?}");
+        assert_eq!(
+            (o.m_axis_rsp_op, o.m_axis_rsp_conn, o.m_axis_rsp_len),
+            (cmd::REGISTER, conn, len)
+        );
+        o.m_axis_rsp_key
     }
 
     /// Run until `n` completions have been recorded (or fail).
@@ -147,7 +150,7 @@ impl Rig {
         }
     }
 
-    fn check(&mut self, c: Check) -> (u8, bool, u64) {
+    fn check(&mut self, c: Check) -> (u8, bool) {
         let n = self.checks.len();
         let mut taken = false;
         for _ in 0..100 {
@@ -156,7 +159,7 @@ impl Rig {
                 c.drive(&mut i);
             }
             let o = self.step(i);
-            taken |= o.ac_ready;
+            taken |= o.s_axis_ac_tready;
             if self.checks.len() > n {
                 return self.checks[n];
             }
@@ -185,7 +188,7 @@ fn transfer(write: bool, len: u32, p: SequencerParams) -> (Vec<SanRequest>, Cpl)
     }
     let lkey = r.register(2, access::LOCAL, laddr, len.max(1));
     let o = r.command(Command::start(write, 2, 0xABC, raddr, 0x77, len, lkey));
-    assert_eq!(o.rsp_status, rsp_status::OK);
+    assert_eq!(o.m_axis_rsp_status, rsp_status::OK);
     r.run_until_cpls(1, len as u64 + 10_000);
     let (dst, at) = if write { (&r.san.remote, raddr) } else { (&r.san.local, laddr) };
     assert_eq!(dst.read_vec(at, len as usize), data, "data moved, len {len}");
@@ -233,8 +236,14 @@ fn performance_budgets_hold_with_an_ideal_san() {
     assert!(f.write_beats_per_cycle >= 0.95, "{f:?}");
     assert!(f.adv_to_read_cycles <= 8, "{f:?}");
     assert!(f.done_to_complete_cycles <= 8, "{f:?}");
-    // The documented figures: 5 cycles to the first request, 4 from the last response.
-    assert_eq!((f.adv_to_read_cycles, f.done_to_complete_cycles), (5, 4));
+    // The documented figures: 8 cycles from the REGISTER of the landing region to the first
+    // request (3 for the REGISTER, 5 from START), 4 from the last response.
+    assert_eq!((f.adv_to_read_cycles, f.start_to_read_cycles), (8, 5));
+    assert_eq!(f.done_to_complete_cycles, 4);
+    // The SAN model's pace apart from the sequencer's: with the window of 4 over a round
+    // trip of ~20 cycles, 256 requests in 1,292 cycles.
+    assert_eq!((f.issue_requests, f.issue_cycles), (256, 1292));
+    assert_eq!(f.san_beats_per_cycle, 1.0);
     // Long latency, small window: still at the budget with a window that covers it.
     let q = SequencerParams { san_latency: 1000, window: 4, ..p() };
     let f = model_figures(&q).unwrap();
@@ -262,12 +271,12 @@ fn registration_table_full_and_nomem_answer_enobufs() {
         (0..4).map(|k| r.register(k, access::REMOTE_READ, 0x1000 * k as u64, 64)).collect();
     assert_eq!(r.m.live_registrations(), 4);
     let o = r.command(Command::register(0, access::LOCAL, 0, 8));
-    assert_eq!((o.rsp_status, o.rsp_key), (rsp_status::NOBUFS, 0));
+    assert_eq!((o.m_axis_rsp_status, o.m_axis_rsp_key), (rsp_status::NOBUFS, 0));
     let mut c = Command::register(0, access::LOCAL, 0, 8);
     r.command(Command::deregister(1, keys[1]));
     c.nomem = true;
-    assert_eq!(r.command(c).rsp_status, rsp_status::NOMEM);
-    assert_eq!(r.m.outputs(&SequencerIn::default()).cnt_nobufs, 2);
+    assert_eq!(r.command(c).m_axis_rsp_status, rsp_status::NOMEM);
+    assert_eq!(r.m.cnt.get(cnt::NOBUFS), 2);
     // Keys are never reused: the freed slot gets a new key.
     let k = r.register(0, access::LOCAL, 0, 8);
     assert_eq!(k & 3, keys[1] & 3);
@@ -284,18 +293,17 @@ fn deregister_refuses_stale_keys_other_connections_and_regions_in_use() {
     let mut r = Rig::ideal(p());
     let k = r.register(3, access::LOCAL, 0x100, 4 * MIB / 4);
     // Another connection's key, an unknown key.
-    assert_eq!(r.command(Command::deregister(4, k)).rsp_status, rsp_status::STALE);
-    assert_eq!(r.command(Command::deregister(3, k ^ 0x100)).rsp_status, rsp_status::STALE);
+    assert_eq!(r.command(Command::deregister(4, k)).m_axis_rsp_status, rsp_status::STALE);
+    assert_eq!(r.command(Command::deregister(3, k ^ 0x100)).m_axis_rsp_status, rsp_status::STALE);
     // In use by a transfer.
     r.command(Command::start(true, 3, 9, 0, 1, MIB, k));
-    assert_eq!(r.command(Command::deregister(3, k)).rsp_status, rsp_status::BUSY);
+    assert_eq!(r.command(Command::deregister(3, k)).m_axis_rsp_status, rsp_status::BUSY);
     r.run_until_cpls(1, 300_000);
     let o = r.command(Command::deregister(3, k));
-    assert_eq!((o.rsp_status, o.rsp_key, o.rsp_len), (rsp_status::OK, k, MIB));
+    assert_eq!((o.m_axis_rsp_status, o.m_axis_rsp_key, o.m_axis_rsp_len), (rsp_status::OK, k, MIB));
     // Released: a second deregistration is stale.
-    assert_eq!(r.command(Command::deregister(3, k)).rsp_status, rsp_status::STALE);
-    let o = r.m.outputs(&SequencerIn::default());
-    assert_eq!((o.cnt_dereg_stale, o.cnt_busy), (3, 1));
+    assert_eq!(r.command(Command::deregister(3, k)).m_axis_rsp_status, rsp_status::STALE);
+    assert_eq!((r.m.cnt.get(cnt::DEREG_STALE), r.m.cnt.get(cnt::BUSY)), (3, 1));
 }
 
 #[test]
@@ -313,14 +321,14 @@ fn bad_descriptors_and_commands_are_refused_and_counted() {
         Command::register(200, access::LOCAL, 0, 10),  // connection out of range
     ];
     for c in bad {
-        assert_eq!(r.command(c).rsp_status, rsp_status::BADDESC, "{c:?}");
+        assert_eq!(r.command(c).m_axis_rsp_status, rsp_status::BADDESC, "{c:?}");
     }
     let o = r.command(Command { op: 6, conn: 1, ..Command::default() });
-    assert_eq!(o.rsp_status, rsp_status::BADCMD);
-    assert_eq!(r.m.outputs(&SequencerIn::default()).cnt_bad_desc, 8);
+    assert_eq!(o.m_axis_rsp_status, rsp_status::BADCMD);
+    assert_eq!(r.m.cnt.get(cnt::BAD_DESC), 8);
     assert_eq!(r.san.log.len(), 0, "nothing moved");
     // The whole region is fine.
-    assert_eq!(r.command(Command::start(false, 1, 0, 0, 0, 100, local)).rsp_status, 0);
+    assert_eq!(r.command(Command::start(false, 1, 0, 0, 0, 100, local)).m_axis_rsp_status, 0);
 }
 
 #[test]
@@ -328,9 +336,12 @@ fn op_table_full_answers_busy() {
     let p = SequencerParams { ops: 2, ..p() };
     let mut r = Rig::ideal(p);
     let k = r.register(0, access::LOCAL, 0, MIB);
-    assert_eq!(r.command(Command::start(false, 0, 1, 0, 1, MIB, k)).rsp_key, 0);
-    assert_eq!(r.command(Command::start(true, 0, 2, 0, 1, MIB, k)).rsp_key, 1);
-    assert_eq!(r.command(Command::start(true, 0, 3, 0, 1, 8, k)).rsp_status, rsp_status::BUSY);
+    assert_eq!(r.command(Command::start(false, 0, 1, 0, 1, MIB, k)).m_axis_rsp_key, 0);
+    assert_eq!(r.command(Command::start(true, 0, 2, 0, 1, MIB, k)).m_axis_rsp_key, 1);
+    assert_eq!(
+        r.command(Command::start(true, 0, 3, 0, 1, 8, k)).m_axis_rsp_status,
+        rsp_status::BUSY
+    );
     r.run_until_cpls(2, 600_000);
 }
 
@@ -340,25 +351,52 @@ fn remote_access_checks_name_each_reason_and_move_nothing_on_a_deny() {
     let rd = r.register(5, access::REMOTE_READ, 0x1000, 4096);
     let wr = r.register(5, access::REMOTE_WRITE, 0x8000, 100);
     let lo = r.register(6, access::LOCAL, 0x9000, 100);
-    let c = |conn, key, write, off, len| Check { conn, key, write, off, len };
-    assert_eq!(r.check(c(5, rd, false, 0, 4096)), (reason::GRANT, true, 0x1000));
-    assert_eq!(r.check(c(5, rd, false, 4000, 96)), (reason::GRANT, true, 0x1000 + 4000));
-    assert_eq!(r.check(c(5, wr, true, 99, 1)), (reason::GRANT, true, 0x8000 + 99));
-    assert_eq!(r.check(c(5, wr, true, 100, 0)), (reason::GRANT, true, 0x8000 + 100));
-    assert_eq!(r.check(c(5, rd ^ 0x100, false, 0, 1)), (reason::BAD_KEY, false, 0));
-    assert_eq!(r.check(c(6, rd, false, 0, 1)), (reason::OTHER_CONN, false, 0));
-    assert_eq!(r.check(c(5, rd, true, 0, 1)), (reason::ACCESS, false, 0));
-    assert_eq!(r.check(c(5, wr, false, 0, 1)), (reason::ACCESS, false, 0));
-    assert_eq!(r.check(c(6, lo, false, 0, 1)), (reason::ACCESS, false, 0));
-    assert_eq!(r.check(c(5, rd, false, 4000, 97)), (reason::BOUNDS, false, 0));
-    assert_eq!(r.check(c(5, rd, false, u32::MAX, 2)), (reason::BOUNDS, false, 0));
+    let c = |conn, key, write, addr, len| Check { conn, key, write, addr, len };
+    let (grant, bounds) = ((fault::OK, true), (fault::BOUNDS, false));
+    assert_eq!(r.check(c(5, rd, false, 0x1000, 4096)), grant);
+    assert_eq!(r.check(c(5, rd, false, 0x1000 + 4000, 96)), grant, "exactly at the end");
+    assert_eq!(r.check(c(5, rd, false, 0x1000 + 4000, 97)), bounds, "one past the end");
+    assert_eq!(r.check(c(5, rd, false, 0x1000, 1)), grant, "exactly at the base");
+    assert_eq!(r.check(c(5, rd, false, 0xFFF, 1)), bounds, "one below the base");
+    assert_eq!(r.check(c(5, rd, false, 0xFFF, 2)), bounds, "one below, ending inside");
+    assert_eq!(r.check(c(5, rd, false, 0x2000, 0)), grant, "zero length at the end");
+    assert_eq!(r.check(c(5, rd, false, 0x2001, 0)), bounds, "zero length one past");
+    assert_eq!(r.check(c(5, rd, false, 0xFFF, 0)), bounds, "zero length one below");
+    assert_eq!(r.check(c(5, rd, false, 0x1000, 0)), grant, "zero length at the base");
+    assert_eq!(r.check(c(5, rd, false, 100, 4096)), bounds, "an offset passed as address");
+    assert_eq!(r.check(c(5, rd, false, u64::MAX, 2)), bounds, "no wrap at 2^64");
+    assert_eq!(r.check(c(5, wr, true, 0x8000 + 99, 1)), grant);
+    assert_eq!(r.check(c(5, wr, true, 0x8000 + 100, 0)), grant);
+    assert_eq!(r.check(c(5, rd ^ 0x100, false, 0x1000, 1)), (fault::BAD_KEY, false));
+    assert_eq!(r.check(c(6, rd, false, 0x1000, 1)), (fault::CONNECTION, false));
+    assert_eq!(r.check(c(5, rd, true, 0x1000, 1)), (fault::ACCESS, false));
+    assert_eq!(r.check(c(5, wr, false, 0x8000, 1)), (fault::ACCESS, false));
+    assert_eq!(r.check(c(6, lo, false, 0x9000, 1)), (fault::ACCESS, false));
     r.command(Command::deregister(5, rd));
-    assert_eq!(r.check(c(5, rd, false, 0, 1)), (reason::BAD_KEY, false, 0));
-    let o = r.m.outputs(&SequencerIn::default());
+    assert_eq!(r.check(c(5, rd, false, 0x1000, 1)), (fault::BAD_KEY, false));
+    // A region ending exactly at 2^64: its end needs the 65th bit.
+    let top = r.register(5, access::REMOTE_READ, u64::MAX - 99, 100);
+    assert_eq!(r.check(c(5, top, false, u64::MAX - 99, 100)), grant, "ends at 2^64");
+    assert_eq!(r.check(c(5, top, false, u64::MAX, 1)), grant, "the last byte");
+    assert_eq!(r.check(c(5, top, false, u64::MAX, 2)), bounds, "past 2^64");
+    assert_eq!(r.check(c(5, top, false, u64::MAX - 100, 1)), bounds, "one below");
     assert_eq!(
-        (o.cnt_deny_key, o.cnt_deny_conn, o.cnt_deny_access, o.cnt_deny_bounds),
-        (2, 1, 3, 2)
+        (
+            r.m.cnt.get(cnt::DENY_KEY),
+            r.m.cnt.get(cnt::DENY_CONN),
+            r.m.cnt.get(cnt::DENY_ACCESS),
+            r.m.cnt.get(cnt::DENY_BOUNDS)
+        ),
+        (2, 1, 3, 9)
     );
+    // The same through the read port: the index named in one cycle is read in the next.
+    for k in 0..32u8 {
+        let i = SequencerIn { cnt_rd_index: k, ..r.idle_in() };
+        r.step(i);
+        let o = r.step(r.idle_in());
+        assert_eq!(o.cnt_rd_data, r.m.cnt.get(k as usize), "counter {k}");
+    }
+    assert_eq!(r.m.cnt.get(cnt::DENY_BOUNDS), 9);
 }
 
 #[test]
@@ -369,19 +407,21 @@ fn checks_back_to_back_under_backpressure_lose_nothing() {
     let mut answers = Vec::new();
     for cyc in 0..400u32 {
         let mut i = r.idle_in();
-        i.ck_ready = cyc % 3 == 0;
+        i.m_axis_ck_tready = cyc % 3 == 0;
         if sent < 100 {
-            Check { conn: 0, key: k, write: true, off: sent, len: 1 }.drive(&mut i);
+            // Odd checks run past the region: the answers' order shows.
+            let len = if sent % 2 == 1 { 1001 } else { 1 };
+            Check { conn: 0, key: k, write: true, addr: sent as u64, len }.drive(&mut i);
         }
         let o = r.step(i);
-        if o.ck_valid && i.ck_ready {
-            answers.push(o.ck_addr);
+        if o.m_axis_ck_tvalid && i.m_axis_ck_tready {
+            answers.push(o.m_axis_ck_grant);
         }
-        if i.ac_valid && o.ac_ready {
+        if i.s_axis_ac_tvalid && o.s_axis_ac_tready {
             sent += 1;
         }
     }
-    assert_eq!(answers, (0..100).collect::<Vec<u64>>());
+    assert_eq!(answers, (0..100).map(|k| k % 2 == 0).collect::<Vec<bool>>());
 }
 
 #[test]
@@ -392,13 +432,15 @@ fn an_error_response_fails_the_transfer_after_its_requests_in_flight() {
     r.command(Command::start(false, 0, 42, 0, 1, 10 * 4096, k));
     r.run_until_cpls(1, 100_000);
     let (at, c) = r.cpls[0];
-    assert_eq!(c, Cpl { conn: 0, xfer: 42, bytes: 0, write: false, status: cpl_status::TRANSPORT });
+    assert_eq!(c, Cpl { conn: 0, xfer: 42, bytes: 0, write: false, status: fault::TRANSPORT });
     // Requests 0..=3 went out at once, 4 after the first response; none after the error.
     assert_eq!(r.san.log.len(), 5);
     // The completion waited for every request in flight.
     assert!(r.san.idle() && at > 4 * 512);
-    let o = r.m.outputs(&SequencerIn::default());
-    assert_eq!((o.cnt_rdma_err, o.cnt_stale, o.cnt_dup), (1, 0, 0));
+    assert_eq!(
+        (r.m.cnt.get(cnt::RDMA_ERR), r.m.cnt.get(cnt::STALE), r.m.cnt.get(cnt::DUP)),
+        (1, 0, 0)
+    );
 }
 
 #[test]
@@ -411,10 +453,10 @@ fn stale_and_duplicate_responses_are_dropped_and_counted() {
     let inject = |r: &mut Rig, t: u16| {
         let mut i = r.idle_in();
         let s = r.san.outputs(&SanIn::default());
-        assert!(!s.rs_valid, "keep the SAN quiet while injecting");
-        i.rq_ready = s.rq_ready;
-        i.rs_valid = true;
-        i.rs_tag = t;
+        assert!(!s.s_axis_rs_tvalid, "keep the SAN quiet while injecting");
+        i.m_axis_rq_tready = s.m_axis_rq_tready;
+        i.s_axis_rs_tvalid = true;
+        i.s_axis_rs_tag = t;
         let o = r.m.outputs(&i);
         r.m.clock(&i);
         r.san.clock(&san_inputs(&o));
@@ -428,8 +470,7 @@ fn stale_and_duplicate_responses_are_dropped_and_counted() {
     assert_eq!(r.cpls[0].1.bytes, 2 * 4096);
     inject(&mut r, tag::make(0, 1, 1)); // after completion: stale
     r.run(3);
-    let o = r.m.outputs(&SequencerIn::default());
-    assert_eq!((o.cnt_stale, o.cnt_dup), (3, 1));
+    assert_eq!((r.m.cnt.get(cnt::STALE), r.m.cnt.get(cnt::DUP)), (3, 1));
 }
 
 #[test]
@@ -442,21 +483,21 @@ fn abort_completes_every_transfer_of_the_connection_and_releases_its_registratio
     r.command(Command::start(true, 7, 2, 0, 1, MIB, a));
     r.command(Command::start(true, 8, 3, 0, 1, 5000, other));
     r.run(100);
-    assert_eq!(r.command(Command::abort(7)).rsp_status, 0);
+    assert_eq!(r.command(Command::abort(7)).m_axis_rsp_status, 0);
     r.run_until_cpls(3, 100_000);
     let mut got: Vec<(u32, u8, u32)> =
         r.cpls.iter().map(|c| (c.1.xfer, c.1.status, c.1.bytes)).collect();
     got.sort();
-    assert_eq!(got, [(1, cpl_status::ABORTED, 0), (2, cpl_status::ABORTED, 0), (3, 0, 5000)]);
+    assert_eq!(got, [(1, fault::ABORTED, 0), (2, fault::ABORTED, 0), (3, 0, 5000)]);
     assert_eq!(r.m.live_registrations(), 1);
     for k in [a, b] {
-        assert_eq!(r.command(Command::deregister(7, k)).rsp_status, rsp_status::STALE);
+        assert_eq!(r.command(Command::deregister(7, k)).m_axis_rsp_status, rsp_status::STALE);
     }
     // Responses still in flight for the aborted transfers are stale.
     r.run(5000);
     let o = r.m.outputs(&SequencerIn::default());
-    assert_eq!(o.cnt_aborted, 2);
-    assert!(o.cnt_stale >= 1, "{o:?}");
+    assert_eq!(r.m.cnt.get(cnt::ABORTED), 2);
+    assert!(r.m.cnt.get(cnt::STALE) >= 1, "{o:?}");
     assert_eq!(r.m.busy_ops(), 0);
 }
 
@@ -486,10 +527,10 @@ fn random_run_exercises_every_path() {
     for _ in 0..1_500_000 {
         let i = d.inputs();
         let o = m.outputs(&i);
-        if o.rsp_valid
-            && i.rsp_ready
-            && o.rsp_status == 0
-            && (o.rsp_op == cmd::START_READ || o.rsp_op == cmd::START_WRITE)
+        if o.m_axis_rsp_tvalid
+            && i.m_axis_rsp_tready
+            && o.m_axis_rsp_status == 0
+            && (o.m_axis_rsp_op == cmd::START_READ || o.m_axis_rsp_op == cmd::START_WRITE)
         {
             started += 1;
         }
@@ -502,9 +543,9 @@ fn random_run_exercises_every_path() {
     let done: u64 = s.completions.iter().sum();
     assert!(started - done <= p.ops as u64, "{started} started, {done} completed");
     assert!(s.big_transfers >= 1, "{s:?}");
-    assert!(s.completions[cpl_status::OK as usize] > 1000, "{s:?}");
-    assert!(s.completions[cpl_status::ABORTED as usize] > 10, "{s:?}");
-    assert!(s.completions[1..=5].iter().sum::<u64>() > 5, "RDMA errors: {s:?}");
+    assert!(s.completions[fault::OK as usize] > 1000, "{s:?}");
+    assert!(s.completions[fault::ABORTED as usize] > 10, "{s:?}");
+    assert!(s.completions[1..=6].iter().sum::<u64>() > 5, "RDMA errors: {s:?}");
     for k in 0..=6 {
         assert!(s.responses[k] > 0, "rsp status {k}: {s:?}");
     }
@@ -512,7 +553,11 @@ fn random_run_exercises_every_path() {
         assert!(s.checks[k] > 0, "reason {k}: {s:?}");
     }
     assert!(s.zero_length_ok > 0 && s.completions_read > 0 && s.completions_write > 0);
-    assert!(o.cnt_stale > 0 && o.cnt_dup > 0 && o.cnt_rdma_err > 0, "{o:?}");
+    assert!(
+        m.cnt.get(cnt::STALE) > 0 && m.cnt.get(cnt::DUP) > 0 && m.cnt.get(cnt::RDMA_ERR) > 0,
+        "{:?}",
+        m.cnt
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -739,7 +784,7 @@ fn sequencer_transfer(
     }
     let lkey = r.register(4, access::LOCAL, laddr, rest);
     let c = Command::start(!read_mode, 4, e.xfer, e.remote.addr, e.remote.key, e.remote.len, lkey);
-    assert_eq!(r.command(c).rsp_status, 0);
+    assert_eq!(r.command(c).m_axis_rsp_status, 0);
     r.run_until_cpls(1, 2 * rest as u64 + 10_000);
     let c = r.cpls[0].1;
     assert_eq!((c.conn, c.xfer, c.write), (4, e.xfer, !read_mode));
@@ -822,17 +867,17 @@ fn the_peer_sequencer_grants_every_request_of_a_transfer_and_releases_after_it()
         mover.run_until_cpls(1, 100_000);
         assert_eq!((mover.cpls[0].1.status, mover.cpls[0].1.bytes), (0, rest));
         for q in mover.san.log.clone() {
-            let off = (q.raddr - base) as u32;
-            let c = Check { conn: q.conn, key: q.rkey, write: q.write, off, len: q.len };
-            assert_eq!(owner.check(c), (reason::GRANT, true, q.raddr), "{q:?}");
+            // The request's own absolute address, as the target side sees it.
+            let c = Check { conn: q.conn, key: q.rkey, write: q.write, addr: q.raddr, len: q.len };
+            assert_eq!(owner.check(c), (fault::OK, true), "{q:?}");
         }
         // The other direction's access is refused.
-        let c = Check { conn: 9, key: rkey, write: read_mode, off: 0, len: 8 };
-        assert_eq!(owner.check(c).0, reason::ACCESS);
+        let c = Check { conn: 9, key: rkey, write: read_mode, addr: base, len: 8 };
+        assert_eq!(owner.check(c).0, fault::ACCESS);
         let o = owner.command(Command::deregister(9, rkey));
-        assert_eq!((o.rsp_status, o.rsp_len), (rsp_status::OK, rest));
-        let c = Check { conn: 9, key: rkey, write: !read_mode, off: 0, len: 8 };
-        assert_eq!(owner.check(c).0, reason::BAD_KEY);
+        assert_eq!((o.m_axis_rsp_status, o.m_axis_rsp_len), (rsp_status::OK, rest));
+        let c = Check { conn: 9, key: rkey, write: !read_mode, addr: base, len: 8 };
+        assert_eq!(owner.check(c).0, fault::BAD_KEY);
     }
 }
 
@@ -847,17 +892,17 @@ fn sequencer_waveform() -> String {
     let lkey = r.register(3, access::LOCAL, 0x1000, 16);
     let start = Command::start(false, 3, 0x51, 0x8000, 0x99, 16, lkey);
     let rows = [
-        "cmd_valid",
-        "cmd_ready",
-        "rsp_valid",
-        "rsp_status",
-        "rq_valid",
-        "rq_ready",
-        "rq_len",
-        "rs_valid",
-        "rs_tag",
-        "cpl_valid",
-        "cpl_bytes",
+        "s_axis_cmd_tvalid",
+        "s_axis_cmd_tready",
+        "m_axis_rsp_tvalid",
+        "m_axis_rsp_status",
+        "m_axis_rq_tvalid",
+        "m_axis_rq_tready",
+        "m_axis_rq_len",
+        "s_axis_rs_tvalid",
+        "s_axis_rs_tag",
+        "m_axis_cpl_tvalid",
+        "m_axis_cpl_bytes",
     ];
     let mut cols: Vec<Vec<String>> = Vec::new();
     let mut taken = false;
@@ -868,9 +913,9 @@ fn sequencer_waveform() -> String {
         }
         let s = r.san.outputs(&SanIn::default());
         let mut full = i;
-        full.rq_ready = s.rq_ready;
-        full.rs_valid = s.rs_valid;
-        full.rs_tag = s.rs_tag;
+        full.m_axis_rq_tready = s.m_axis_rq_tready;
+        full.s_axis_rs_tvalid = s.s_axis_rs_tvalid;
+        full.s_axis_rs_tag = s.s_axis_rs_tag;
         let o = r.m.outputs(&full);
         let val = |name: &str| -> String {
             use sanswitch_model::ports::Ports;
@@ -882,19 +927,19 @@ fn sequencer_waveform() -> String {
                     SequencerOut::PORTS.iter().position(|q| q.name == name).map(|k| o.get(k))
                 })
                 .unwrap();
-            if name == "rs_tag" { format!("{v:x}") } else { v.to_string() }
+            if name == "s_axis_rs_tag" { format!("{v:x}") } else { v.to_string() }
         };
         cols.push(rows.iter().map(|n| val(n)).collect());
-        taken |= o.cmd_ready && i.cmd_valid;
+        taken |= o.s_axis_cmd_tready && i.s_axis_cmd_tvalid;
         r.step(i);
     }
-    let mut s = String::from("```\ncycle        ");
+    let mut s = String::from("```\ncycle               ");
     for c in 0..cols.len() {
         s += &format!("{c:>4}");
     }
     s += "\n";
     for (k, name) in rows.iter().enumerate() {
-        s += &format!("{name:<13}");
+        s += &format!("{name:<20}");
         for col in &cols {
             s += &format!("{:>4}", col[k]);
         }

@@ -651,7 +651,7 @@ pub fn sequencer_bench() -> Result<sanswitch_model::blocks::seq_stimulus::Sequen
         dut.set(i);
         let o = dut.get();
         dut.tick();
-        o
+        (o, dut.get()) // every output is registered: the next cycle's, known after the edge
     };
     let hw = measure(&mut step, &p).map_err(|e| format!("{e} ({start})"))?;
     let sw = model_figures(&p)?;

@@ -3,12 +3,14 @@
 //! measured on the Verilog and cross-checked with the model.
 
 use sanswitch_model::blocks::seq_stimulus::{DriverStats, SeqDriver};
-use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerModel, SequencerOut, cpl_status};
+use sanswitch_model::blocks::sequencer::{
+    SeqCounters, SequencerIn, SequencerModel, SequencerOut, cnt, fault,
+};
 use sanswitch_model::params::SequencerParams;
 use sanswitch_model::ports::CycleModel;
 use sanswitch_sim::{LockstepOptions, Stimulus, VSequencer, lockstep, sequencer_bench};
 
-fn run(mut d: SeqDriver, cycles: u64) -> (DriverStats, SequencerOut) {
+fn run(mut d: SeqDriver, cycles: u64) -> (DriverStats, SeqCounters) {
     let p = SequencerParams::default();
     let mut model = SequencerModel::new(p);
     // Resets at random, but not in the million-cycle run: it counts with the block's
@@ -19,7 +21,7 @@ fn run(mut d: SeqDriver, cycles: u64) -> (DriverStats, SequencerOut) {
         panic!("{m}");
     }
     eprintln!("{:#?}\nSAN {:#?}", d.stats, d.san.stats);
-    (d.stats, model.outputs(&SequencerIn::default()))
+    (d.stats, model.cnt.clone())
 }
 
 /// The CI run: a million cycles with random backpressure on every output and on the SAN
@@ -33,15 +35,15 @@ fn sequencer_lockstep_one_million_cycles() {
     assert!(s.big_reads >= 1 && s.big_writes >= 1, "1 MiB in both modes: {s:?}");
     assert!(s.boundary_ok.iter().all(|n| *n > 0), "boundary sizes: {s:?}");
     assert!(s.completions_read > 200 && s.completions_write > 200, "{s:?}");
-    assert!(s.completions[cpl_status::ABORTED as usize] > 0, "{s:?}");
-    assert!(s.completions[1..=5].iter().sum::<u64>() > 0, "RDMA errors: {s:?}");
+    assert!(s.completions[fault::ABORTED as usize] > 0, "{s:?}");
+    assert!(s.completions[1..=6].iter().sum::<u64>() > 0, "RDMA errors: {s:?}");
     for (k, n) in s.responses[..=6].iter().enumerate() {
         assert!(*n > 0, "response status {k} never seen: {s:?}");
     }
     for (k, n) in s.checks[..=4].iter().enumerate() {
         assert!(*n > 0, "check verdict {k} never seen: {s:?}");
     }
-    assert!(o.cnt_stale > 0 && o.cnt_dup > 0 && o.cnt_rdma_err > 0, "{o:?}");
+    assert!(o.get(cnt::STALE) > 0 && o.get(cnt::DUP) > 0 && o.get(cnt::RDMA_ERR) > 0, "{o:?}");
 }
 
 /// Everything always ready, no faults: the block at full speed.
@@ -85,8 +87,8 @@ impl CycleModel for Buggy {
     type Out = SequencerOut;
     fn outputs(&self, i: &SequencerIn) -> SequencerOut {
         let mut o = self.0.outputs(i);
-        if o.cpl_valid && o.cpl_status == 0 && o.cpl_bytes > 0 {
-            o.cpl_bytes += 1;
+        if o.m_axis_cpl_tvalid && o.m_axis_cpl_status == 0 && o.m_axis_cpl_bytes > 0 {
+            o.m_axis_cpl_bytes += 1;
         }
         o
     }
@@ -128,10 +130,10 @@ fn lockstep_names_the_cycle_and_port_of_a_sequencer_difference() {
     let mut model = Buggy(SequencerModel::new(p));
     let mut d = SeqDriver::new(5, p);
     let m = lockstep(&mut model, &VSequencer::new, &mut d, &opts).expect_err("the bug is caught");
-    assert_eq!((m.cycle, m.port), (expected, "cpl_bytes"));
+    assert_eq!((m.cycle, m.port), (expected, "m_axis_cpl_bytes"));
     assert_eq!(m.model, m.verilog + 1);
     let vcd = std::fs::read_to_string(m.vcd.clone().expect("a VCD")).unwrap();
-    assert!(vcd.contains("cpl_bytes"));
+    assert!(vcd.contains("m_axis_cpl_bytes"));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -143,5 +145,9 @@ fn sequencer_bench_figures_meet_the_budgets() {
     assert!(f.read_beats_per_cycle >= 0.95, "{f:?}");
     assert!(f.write_beats_per_cycle >= 0.95, "{f:?}");
     assert!(f.adv_to_read_cycles <= 8, "{f:?}");
+    assert!(f.start_to_read_cycles < f.adv_to_read_cycles, "{f:?}");
+    assert!(f.issue_requests_per_cycle > 0.0 && f.issue_requests_per_cycle <= 0.5, "{f:?}");
+    assert!(f.san_beats_per_cycle > 0.99 && f.san_beats_per_cycle <= 1.0, "{f:?}");
+    assert_eq!(f.issue_requests, (1 << 20) / 4096, "{f:?}");
     assert!(f.done_to_complete_cycles <= 8, "{f:?}");
 }

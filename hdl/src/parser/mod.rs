@@ -25,17 +25,21 @@
 //!
 //! # Structure
 //! [`beat::BeatTracker`] says where in the message a beat is; [`verdict::Verdict`] checks
-//! it; this module captures beats 0 to 4, builds the records and feeds two
-//! [`SkidBuffer`]s and a [`CounterBank`].
+//! it; this module captures beats 0 to 4, builds the records and feeds the header output
+//! register, a [`SkidBuffer`] for payload beats and a [`CounterBank`]. The header output's
+//! skid slot is virtual (a record that finds the output full is kept as the captured words
+//! and rebuilt from them: 332 flip-flops and their multiplexers saved); the timing is the
+//! same as with a real slot.
 
 pub mod beat;
+pub mod layout;
 pub mod verdict;
 
 use rust_hdl::prelude::*;
 use sanswitch_model::blocks::parser::COUNTERS;
 use sanswitch_model::params::{CNT_INDEX_BITS, ParserParams};
 
-use crate::widgets::{CounterBank, SkidBuffer};
+use crate::widgets::{CounterBank, Param, SkidBuffer};
 use beat::BeatTracker;
 use verdict::Verdict;
 
@@ -104,7 +108,13 @@ pub struct ControlParser {
 
     beat: BeatTracker,
     verdict: Verdict,
-    hdr: SkidBuffer<HdrRec>,
+    /// The header output register. Its "skid slot" is virtual: a record that finds the
+    /// output full is held as the captured words themselves (`held`, with its verdict in
+    /// `held_err`), and the parser takes no beat until it has moved out, so the words stay.
+    hdr_out: DFF<HdrRec>,
+    hdr_out_v: DFF<Bit>,
+    held: DFF<Bit>,
+    held_err: DFF<Bits<4>>,
     pay: SkidBuffer<PayRec>,
     counters: CounterBank,
     /// The message's connection and buffer (`tuser` of its first beat) and beats 0 to 4.
@@ -123,7 +133,11 @@ pub struct ControlParser {
     cur_w3: Signal<Local, Bits<64>>,
     cur_w4: Signal<Local, Bits<64>>,
     keep_norm: Signal<Local, Bits<8>>,
+    /// Where the beat is, as the record sees it: nothing arrives while a record is held.
+    live5: Signal<Local, Bits<5>>,
+    push_hdr: Signal<Local, Bit>,
     rec: Signal<Local, HdrRec>,
+    c_hdr_zero: Param<HdrRec>,
     prec: Signal<Local, PayRec>,
 }
 
@@ -163,7 +177,10 @@ impl ControlParser {
             cnt_rd_data: Default::default(),
             beat: BeatTracker::new(p),
             verdict: Default::default(),
-            hdr: Default::default(),
+            hdr_out: Default::default(),
+            hdr_out_v: Default::default(),
+            held: Default::default(),
+            held_err: Default::default(),
             pay: Default::default(),
             counters: CounterBank::new(COUNTERS),
             user: Default::default(),
@@ -180,7 +197,10 @@ impl ControlParser {
             cur_w3: Default::default(),
             cur_w4: Default::default(),
             keep_norm: Default::default(),
+            live5: Default::default(),
+            push_hdr: Default::default(),
             rec: Default::default(),
+            c_hdr_zero: Default::default(),
             prec: Default::default(),
         }
     }
@@ -195,17 +215,16 @@ impl Default for ControlParser {
 impl Logic for ControlParser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, user, w0, w1, w2, w3, w4);
-        clock!(self, clock, beat, verdict, hdr, pay, counters);
+        dff_setup!(self, clock, user, w0, w1, w2, w3, w4, hdr_out, hdr_out_v, held, held_err);
+        clock!(self, clock, beat, verdict, pay, counters);
         self.beat.reset.next = self.reset.val();
         self.verdict.reset.next = self.reset.val();
-        self.hdr.reset.next = self.reset.val();
         self.pay.reset.next = self.reset.val();
         self.counters.reset.next = self.reset.val();
 
-        // Registered-only ready: a free skid slot on both outputs.
+        // Registered-only ready: no record held, a free skid slot on the payload output.
         self.accept.next =
-            self.s_axis_rx_tvalid.val() & self.hdr.can_push.val() & self.pay.can_push.val();
+            self.s_axis_rx_tvalid.val() & !self.held.q.val() & self.pay.can_push.val();
         self.beat.accept.next = self.accept.val();
         self.beat.last.next = self.s_axis_rx_tlast.val();
         self.beat.keep.next = self.s_axis_rx_tkeep.val();
@@ -217,7 +236,11 @@ impl Logic for ControlParser {
         self.cur_w3.next = self.w3.q.val();
         self.cur_w4.next = self.w4.q.val();
         self.cur_user.next = self.user.q.val();
-        if self.beat.first5.val().get_bit(0) {
+        self.live5.next = self.beat.first5.val();
+        if self.held.q.val() {
+            self.live5.next = 0.into();
+        }
+        if self.live5.val().get_bit(0) {
             self.cur_w0.next = self.s_axis_rx_tdata.val();
             self.cur_w1.next = 0.into();
             self.cur_w2.next = 0.into();
@@ -225,16 +248,16 @@ impl Logic for ControlParser {
             self.cur_w4.next = 0.into();
             self.cur_user.next = self.s_axis_rx_tuser.val();
         }
-        if self.beat.first5.val().get_bit(1) {
+        if self.live5.val().get_bit(1) {
             self.cur_w1.next = self.s_axis_rx_tdata.val();
         }
-        if self.beat.first5.val().get_bit(2) {
+        if self.live5.val().get_bit(2) {
             self.cur_w2.next = self.s_axis_rx_tdata.val();
         }
-        if self.beat.first5.val().get_bit(3) {
+        if self.live5.val().get_bit(3) {
             self.cur_w3.next = self.s_axis_rx_tdata.val();
         }
-        if self.beat.first5.val().get_bit(4) {
+        if self.live5.val().get_bit(4) {
             self.cur_w4.next = self.s_axis_rx_tdata.val();
         }
         if self.accept.val() {
@@ -258,6 +281,9 @@ impl Logic for ControlParser {
         // The header record of a message ending with this beat.
         self.rec.next.user = self.cur_user.val();
         self.rec.next.error = self.verdict.err.val();
+        if self.held.q.val() {
+            self.rec.next.error = self.held_err.q.val();
+        }
         self.rec.next.mid = self.cur_w0.val().get_bits::<8>(0);
         self.rec.next.flags = self.cur_w0.val().get_bits::<8>(8);
         self.rec.next.bufs = self.cur_w0.val().get_bits::<16>(16);
@@ -276,9 +302,21 @@ impl Logic for ControlParser {
             self.rec.next.desc_key = self.cur_w4.val().get_bits::<32>(0);
             self.rec.next.desc_len = self.cur_w4.val().get_bits::<32>(32);
         }
-        self.hdr.push.next = self.accept.val() & self.s_axis_rx_tlast.val();
-        self.hdr.push_data.next = self.rec.val();
-        self.hdr.out_ready.next = self.m_axis_hdr_tready.val();
+        self.push_hdr.next = self.accept.val() & self.s_axis_rx_tlast.val();
+        if !self.hdr_out_v.q.val() | self.m_axis_hdr_tready.val() {
+            if self.held.q.val() {
+                self.hdr_out.d.next = self.rec.val();
+                self.held.d.next = false;
+            } else {
+                self.hdr_out_v.d.next = self.push_hdr.val();
+                if self.push_hdr.val() {
+                    self.hdr_out.d.next = self.rec.val();
+                }
+            }
+        } else if self.push_hdr.val() {
+            self.held.d.next = true;
+            self.held_err.d.next = self.verdict.err.val();
+        }
 
         // The payload beat: full unless last; a last beat's enables made contiguous.
         self.keep_norm.next = 0xFF.into();
@@ -302,6 +340,10 @@ impl Logic for ControlParser {
         self.counters.rd_index.next = self.cnt_rd_index.val();
 
         if self.reset.val() {
+            self.hdr_out.d.next = self.c_hdr_zero.val();
+            self.hdr_out_v.d.next = false;
+            self.held.d.next = false;
+            self.held_err.d.next = 0.into();
             self.user.d.next = 0.into();
             self.w0.d.next = 0.into();
             self.w1.d.next = 0.into();
@@ -311,20 +353,20 @@ impl Logic for ControlParser {
         }
 
         // Outputs, all from registers.
-        self.s_axis_rx_tready.next = self.hdr.can_push.val() & self.pay.can_push.val();
-        self.m_axis_hdr_tvalid.next = self.hdr.out_valid.val();
-        self.m_axis_hdr_tuser.next = self.hdr.out_data.val().user;
-        self.m_axis_hdr_error.next = self.hdr.out_data.val().error;
-        self.m_axis_hdr_mid.next = self.hdr.out_data.val().mid;
-        self.m_axis_hdr_flags.next = self.hdr.out_data.val().flags;
-        self.m_axis_hdr_bufs.next = self.hdr.out_data.val().bufs;
-        self.m_axis_hdr_len.next = self.hdr.out_data.val().len;
-        self.m_axis_hdr_mseq.next = self.hdr.out_data.val().mseq;
-        self.m_axis_hdr_mseq_ack.next = self.hdr.out_data.val().mseq_ack;
-        self.m_axis_hdr_ext.next = self.hdr.out_data.val().ext;
-        self.m_axis_hdr_desc_addr.next = self.hdr.out_data.val().desc_addr;
-        self.m_axis_hdr_desc_key.next = self.hdr.out_data.val().desc_key;
-        self.m_axis_hdr_desc_len.next = self.hdr.out_data.val().desc_len;
+        self.s_axis_rx_tready.next = !self.held.q.val() & self.pay.can_push.val();
+        self.m_axis_hdr_tvalid.next = self.hdr_out_v.q.val();
+        self.m_axis_hdr_tuser.next = self.hdr_out.q.val().user;
+        self.m_axis_hdr_error.next = self.hdr_out.q.val().error;
+        self.m_axis_hdr_mid.next = self.hdr_out.q.val().mid;
+        self.m_axis_hdr_flags.next = self.hdr_out.q.val().flags;
+        self.m_axis_hdr_bufs.next = self.hdr_out.q.val().bufs;
+        self.m_axis_hdr_len.next = self.hdr_out.q.val().len;
+        self.m_axis_hdr_mseq.next = self.hdr_out.q.val().mseq;
+        self.m_axis_hdr_mseq_ack.next = self.hdr_out.q.val().mseq_ack;
+        self.m_axis_hdr_ext.next = self.hdr_out.q.val().ext;
+        self.m_axis_hdr_desc_addr.next = self.hdr_out.q.val().desc_addr;
+        self.m_axis_hdr_desc_key.next = self.hdr_out.q.val().desc_key;
+        self.m_axis_hdr_desc_len.next = self.hdr_out.q.val().desc_len;
         self.m_axis_pay_tvalid.next = self.pay.out_valid.val();
         self.m_axis_pay_tdata.next = self.pay.out_data.val().data;
         self.m_axis_pay_tkeep.next = self.pay.out_data.val().keep;

@@ -9,7 +9,7 @@
 //! - `accept` (in): the beat is taken at the coming edge (the checks on beat 2 and the sums
 //!   on beats 2 and 4 are kept then).
 //! - `err` (out): 0 good, else `ParseError::index() + 1`; `bad` (out): `err != 0` as one OR,
-//!   for the payload's bad mark.
+//!   for the payload's bad mark (valid on payload beats only).
 //! - `ext`, `desc_present`, `is_pay` (out): the kind has an extension beat; the descriptor is
 //!   present; the beat is a payload beat.
 //!
@@ -21,9 +21,9 @@
 //! table the model and the codec use.
 
 use rust_hdl::prelude::*;
-use sanswitch_model::wire::{self, DescRule, LAYOUTS, PayloadRule, cap, flag, mid};
+use sanswitch_model::wire::{self, cap, flag, mid};
 
-const KINDS: usize = LAYOUTS.len();
+use super::layout::Layout;
 
 #[derive(LogicBlock)]
 pub struct Verdict {
@@ -52,13 +52,6 @@ pub struct Verdict {
     tpf: DFF<Bits<33>>,
     want_got: DFF<Bits<34>>,
 
-    lay_mid: [Constant<Bits<8>>; KINDS],
-    lay_ext: [Constant<Bit>; KINDS],
-    lay_desc_allowed: [Constant<Bit>; KINDS],
-    lay_desc_required: [Constant<Bit>; KINDS],
-    lay_pay_allowed: [Constant<Bit>; KINDS],
-    lay_pay_required: [Constant<Bit>; KINDS],
-    lay_urgent: [Constant<Bit>; KINDS],
     c_ls_fixed_desc: Constant<Bits<33>>,
     c_ls_fixed_nodesc: Constant<Bits<33>>,
     c_flag_reserved: Constant<Bits<8>>,
@@ -76,12 +69,7 @@ pub struct Verdict {
     at0: Signal<Local, Bit>,
     at1: Signal<Local, Bit>,
     at2: Signal<Local, Bit>,
-    at3: Signal<Local, Bit>,
     at4: Signal<Local, Bit>,
-    ge2: Signal<Local, Bit>,
-    ge3: Signal<Local, Bit>,
-    ge4: Signal<Local, Bit>,
-    ge5: Signal<Local, Bit>,
     m: Signal<Local, Bits<8>>,
     flags: Signal<Local, Bits<8>>,
     known: Signal<Local, Bit>,
@@ -111,10 +99,7 @@ pub struct Verdict {
     bufs_low: Signal<Local, Bit>,
     ls_bad: Signal<Local, Bit>,
     short: Signal<Local, Bit>,
-}
-
-fn bit_table(f: impl Fn(&wire::Layout) -> bool) -> [Constant<Bit>; KINDS] {
-    std::array::from_fn(|i| Constant::new(f(&LAYOUTS[i])))
+    layout: Layout,
 }
 
 fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
@@ -146,13 +131,6 @@ impl Default for Verdict {
             x_hi_nz: Default::default(),
             tpf: Default::default(),
             want_got: Default::default(),
-            lay_mid: std::array::from_fn(|i| c(LAYOUTS[i].mid as u64)),
-            lay_ext: bit_table(|l| l.ext_beats == 1),
-            lay_desc_allowed: bit_table(|l| l.desc != DescRule::Forbidden),
-            lay_desc_required: bit_table(|l| l.desc == DescRule::Required),
-            lay_pay_allowed: bit_table(|l| l.payload != PayloadRule::None),
-            lay_pay_required: bit_table(|l| l.payload == PayloadRule::Required),
-            lay_urgent: bit_table(|l| l.urgent_allowed),
             c_ls_fixed_desc: c(ls.fixed_bytes(true) as u64),
             c_ls_fixed_nodesc: c(ls.fixed_bytes(false) as u64),
             c_flag_reserved: c(flag::RESERVED as u64),
@@ -169,12 +147,7 @@ impl Default for Verdict {
             at0: Default::default(),
             at1: Default::default(),
             at2: Default::default(),
-            at3: Default::default(),
             at4: Default::default(),
-            ge2: Default::default(),
-            ge3: Default::default(),
-            ge4: Default::default(),
-            ge5: Default::default(),
             m: Default::default(),
             flags: Default::default(),
             known: Default::default(),
@@ -204,6 +177,7 @@ impl Default for Verdict {
             bufs_low: Default::default(),
             ls_bad: Default::default(),
             short: Default::default(),
+            layout: Default::default(),
         }
     }
 }
@@ -215,70 +189,28 @@ impl Logic for Verdict {
         self.at0.next = self.first5.val().get_bit(0);
         self.at1.next = self.first5.val().get_bit(1);
         self.at2.next = self.first5.val().get_bit(2);
-        self.at3.next = self.first5.val().get_bit(3);
         self.at4.next = self.first5.val().get_bit(4);
-        self.ge2.next = !self.at0.val() & !self.at1.val();
-        self.ge3.next = self.ge2.val() & !self.at2.val();
-        self.ge4.next = self.ge3.val() & !self.at3.val();
-        self.ge5.next = self.ge4.val() & !self.at4.val();
 
-        // The kind's facts, from the registered beat 0.
+        // The kind's facts and the message's geometry.
+        self.layout.first5.next = self.first5.val();
+        self.layout.part.next = self.part.val();
         self.m.next = self.w0.val().get_bits::<8>(0);
         self.flags.next = self.w0.val().get_bits::<8>(8);
-        self.known.next = false;
-        self.ext.next = false;
-        self.k_desc_allowed.next = false;
-        self.k_desc_required.next = false;
-        self.k_pay_allowed.next = false;
-        self.k_pay_required.next = false;
-        self.k_urgent.next = false;
-        for i in 0..KINDS {
-            if self.m.val() == self.lay_mid[i].val() {
-                self.known.next = true;
-                self.ext.next = self.lay_ext[i].val();
-                self.k_desc_allowed.next = self.lay_desc_allowed[i].val();
-                self.k_desc_required.next = self.lay_desc_required[i].val();
-                self.k_pay_allowed.next = self.lay_pay_allowed[i].val();
-                self.k_pay_required.next = self.lay_pay_required[i].val();
-                self.k_urgent.next = self.lay_urgent[i].val();
-            }
-        }
         self.has_desc.next = self.flags.val().get_bit(1);
-        self.desc_present.next = self.has_desc.val() & self.k_desc_allowed.val();
-        // Payload beats start after the fixed part: beat 2, 3 or 5.
-        self.is_pay.next = false;
-        if self.k_pay_allowed.val() {
-            if !self.ext.val() {
-                self.is_pay.next = self.ge2.val();
-            } else if self.desc_present.val() {
-                self.is_pay.next = self.ge5.val();
-            } else {
-                self.is_pay.next = self.ge3.val();
-            }
-        }
-        // Against the fixed part (F beats, F = 2 + ext + 2 * DESC): fewer bytes than it
-        // (truncated), or more (a payload).
+        self.layout.mid.next = self.m.val();
+        self.layout.has_desc.next = self.has_desc.val();
+        self.known.next = self.layout.known.val();
+        self.k_desc_allowed.next = self.layout.desc_allowed.val();
+        self.k_desc_required.next = self.layout.desc_required.val();
+        self.k_pay_allowed.next = self.layout.pay_allowed.val();
+        self.k_pay_required.next = self.layout.pay_required.val();
+        self.k_urgent.next = self.layout.urgent.val();
+        self.ext.next = self.layout.ext.val();
+        self.desc_present.next = self.layout.desc_present.val();
+        self.is_pay.next = self.layout.is_pay.val();
+        self.lt_fixed.next = self.layout.lt_fixed.val();
+        self.has_payload.next = self.layout.has_payload.val();
         self.short.next = self.at0.val() | (self.at1.val() & self.part.val());
-        self.lt_fixed.next = self.short.val();
-        self.has_payload.next = self.ge2.val();
-        if self.ext.val() & self.has_desc.val() {
-            self.lt_fixed.next = self.at0.val()
-                | self.at1.val()
-                | self.at2.val()
-                | self.at3.val()
-                | (self.at4.val() & self.part.val());
-            self.has_payload.next = self.ge5.val();
-        } else if self.has_desc.val() {
-            self.lt_fixed.next = self.at0.val()
-                | self.at1.val()
-                | self.at2.val()
-                | (self.at3.val() & self.part.val());
-            self.has_payload.next = self.ge4.val();
-        } else if self.ext.val() {
-            self.lt_fixed.next =
-                self.at0.val() | self.at1.val() | (self.at2.val() & self.part.val());
-            self.has_payload.next = self.ge3.val();
-        }
 
         // Extension checks on beat 2, made on the wire word as it arrives and kept.
         self.e_hello_res.next = (self.data.val().get_bits::<8>(8) & self.c_cap_reserved.val())
@@ -375,18 +307,16 @@ impl Logic for Verdict {
                 self.err.next = 8.into();
             }
         }
-        // The same verdict as one OR (err != 0), for the payload's bad mark.
+        // The same verdict as one OR (err != 0), for the payload's bad mark, which only a
+        // payload beat carries: of a Data or LargeSend message (known kinds that allow a
+        // payload), at or past its fixed part. There the kind is known and the message is
+        // not short of its fixed part, a misplaced payload implies a misplaced descriptor,
+        // and only LargeSend has fields left to check: the other terms of `err` cannot be
+        // set (cargo mutants found them unobservable).
         self.bad.next = self.long.val()
-            | self.short.val()
             | self.c_len.val()
-            | !self.known.val()
             | self.c_flags.val()
             | self.c_desc.val()
-            | self.lt_fixed.val()
-            | self.c_pay.val()
-            | (self.is_hello.val()
-                & (self.c_hello_res.val() | self.c_hello_bad.val() | self.bufs_low.val()))
-            | (self.is_sbc.val() & self.c_lo_nz.val())
             | (self.is_ls.val() & (self.c_hi_nz.val() | self.ls_bad.val()));
 
         if self.reset.val() {

@@ -21,12 +21,12 @@
 use rust_hdl::prelude::*;
 use sanswitch_model::params::CNT_INDEX_BITS;
 
-use super::LutRam;
+use super::{LutRam, Param, param};
 
 /// `CNT_INDEX_BITS` as a `usize` for const generics.
 pub const IDX: usize = CNT_INDEX_BITS as usize;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct CounterBank {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -40,7 +40,7 @@ pub struct CounterBank {
     rd: DFF<Bits<32>>,
     inc_r: DFF<Bit>,
     index_r: DFF<Bits<IDX>>,
-    c_len: Constant<Bits<6>>,
+    c_len: Param<Bits<6>>,
     bump: Signal<Local, Bit>,
     next: Signal<Local, Bits<32>>,
 }
@@ -49,23 +49,7 @@ impl CounterBank {
     /// A bank of `len` counters (1..=32).
     pub fn new(len: usize) -> Self {
         assert!((1..=1 << IDX).contains(&len), "a counter bank has 1 to 32 counters");
-        CounterBank {
-            clock: Default::default(),
-            reset: Default::default(),
-            inc: Default::default(),
-            inc_index: Default::default(),
-            rd_index: Default::default(),
-            rd_data: Default::default(),
-            count_ram: Default::default(),
-            read_ram: Default::default(),
-            live: Default::default(),
-            rd: Default::default(),
-            inc_r: Default::default(),
-            index_r: Default::default(),
-            c_len: Constant::new((len as u64).into()),
-            bump: Default::default(),
-            next: Default::default(),
-        }
+        CounterBank { c_len: param(len as u64), ..Default::default() }
     }
 }
 

@@ -4,13 +4,18 @@
 //! - [`SkidBuffer`]: an output register with one skid slot (a registered `can_push`, so no
 //!   combinational path runs from the consumer's ready back to the producer);
 //! - [`CounterBank`]: up to 32 event counters in LUT RAM behind one narrow read port;
-//! - [`LutRam`]: distributed RAM with an asynchronous read port, the storage of per-connection
-//!   state and of tables.
+//! - [`LutRam`]: distributed RAM with an asynchronous read port, the storage of tables;
+//! - [`ConnRam`]: a [`LutRam`] word per connection, swept clear after reset;
+//! - [`Param`]: a constant with a default, so blocks can derive `Default`.
 
+pub mod conn_ram;
 pub mod counter_bank;
 pub mod lutram;
+pub mod param;
 pub mod skid;
 
+pub use conn_ram::ConnRam;
 pub use counter_bank::CounterBank;
 pub use lutram::LutRam;
+pub use param::{Param, param};
 pub use skid::SkidBuffer;

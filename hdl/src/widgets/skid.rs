@@ -15,7 +15,9 @@
 
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
+use super::Param;
+
+#[derive(LogicBlock, Default)]
 pub struct SkidBuffer<T: Synth> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -29,27 +31,7 @@ pub struct SkidBuffer<T: Synth> {
     out_v: DFF<Bit>,
     skid: DFF<T>,
     skid_v: DFF<Bit>,
-    zero: Constant<T>,
-}
-
-impl<T: Synth> Default for SkidBuffer<T> {
-    fn default() -> Self {
-        SkidBuffer {
-            clock: Default::default(),
-            reset: Default::default(),
-            push: Default::default(),
-            push_data: Default::default(),
-            can_push: Default::default(),
-            out_valid: Default::default(),
-            out_data: Default::default(),
-            out_ready: Default::default(),
-            out: Default::default(),
-            out_v: Default::default(),
-            skid: Default::default(),
-            skid_v: Default::default(),
-            zero: Constant::new(T::default()),
-        }
-    }
+    zero: Param<T>,
 }
 
 impl<T: Synth> Logic for SkidBuffer<T> {

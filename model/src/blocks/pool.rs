@@ -14,7 +14,7 @@
 //! negotiated) change nothing and are counted, each in its own counter.
 //!
 //! Reset clears the registers and counters at once, then sweeps the state RAM clear, one word
-//! per cycle (`2^addr_bits` cycles, 16 by default) with `req_ready` low; every connection
+//! per cycle (`2^addr_bits` cycles, 16 by default) with `s_axis_req_tready` low; every connection
 //! starts closed.
 //!
 //! Timing: two stages. Stage 1 reads the connection's word from a RAM with an asynchronous
@@ -24,13 +24,13 @@
 //! of connections; a request right behind one for the same connection (the same RAM word)
 //! waits one cycle in stage 1, so that its read sees the write (a read-after-write hazard,
 //! stalled rather than forwarded: a forward would put stage 2's decision in front of stage
-//! 1's checks, doubling the logic depth). `req_ready` comes from registers only.
+//! 1's checks, doubling the logic depth). `s_axis_req_tready` comes from registers only.
 
-use crate::params::PoolParams;
+use crate::params::{BUF_BITS, CNT_INDEX_BITS, PoolParams};
 use crate::ports::CycleModel;
-use crate::seq;
+use crate::{seq, wire};
 
-use super::widgets::Skid;
+use super::widgets::{CounterBank, Skid};
 
 /// Request opcodes.
 pub mod op {
@@ -90,8 +90,12 @@ pub mod status {
     pub const BAD_BUFS: u8 = 11;
     /// An opcode or class that does not exist.
     pub const BAD_OP: u8 = 12;
-    /// Number of statuses (and counters + 1).
-    pub const COUNT: usize = 13;
+    /// OPEN with operands no connection can reach: more unacknowledged messages than the
+    /// peer's posted buffers (`a - 1 - b > bufs`, wrap-safe), fewer posted buffers than
+    /// `MIN_POSTED`, or more unacknowledged received messages (`buf`) than our receive pool.
+    pub const BAD_OPEN: u8 = 13;
+    /// Number of statuses, and of counters (one per status, OK included: requests served).
+    pub const COUNT: usize = 14;
     /// Counter names, by status.
     pub const NAMES: [&str; COUNT] = [
         "ok",
@@ -107,77 +111,55 @@ pub mod status {
         "bad_ack",
         "bad_bufs",
         "bad_op",
+        "bad_open",
     ];
 }
 
 crate::ports! {
     /// Pool manager inputs.
     pub struct PoolIn {
+        /// Synchronous reset: registers and counters at once, then the state RAM is swept.
         reset: bool = 1,
-        req_valid: bool = 1,
-        req_op: u8 = 3,
-        req_conn: u8 = 8,
-        req_class: u8 = 2,
-        req_buf: u8 = 8,
-        req_a: u32 = 32,
-        req_b: u32 = 32,
-        req_c: u32 = 32,
-        req_bufs: u16 = 16,
-        resp_ready: bool = 1,
+        /// Requests (record channel): one per cycle while `s_axis_req_tready`.
+        s_axis_req_tvalid: bool = 1,
+        /// [`op`].
+        s_axis_req_op: u8 = 3,
+        s_axis_req_conn: u8 = 8,
+        /// ALLOC: [`class`].
+        s_axis_req_class: u8 = 2,
+        /// FREE, RECV, REPOST: the buffer; OPEN: messages received and not yet acknowledged.
+        s_axis_req_buf: u8 = BUF_BITS,
+        s_axis_req_a: u32 = 32,
+        s_axis_req_b: u32 = 32,
+        s_axis_req_c: u32 = 32,
+        s_axis_req_bufs: u16 = 16,
+        m_axis_resp_tready: bool = 1,
+        /// Counter bank: the response count of status `cnt_rd_index` ([`status`]).
+        cnt_rd_index: u8 = CNT_INDEX_BITS,
     }
 }
 
 crate::ports! {
     /// Pool manager outputs.
     pub struct PoolOut {
-        req_ready: bool = 1,
-        resp_valid: bool = 1,
-        resp_op: u8 = 3,
-        resp_conn: u8 = 8,
-        resp_status: u8 = 4,
+        s_axis_req_tready: bool = 1,
+        m_axis_resp_tvalid: bool = 1,
+        m_axis_resp_op: u8 = 3,
+        m_axis_resp_conn: u8 = 8,
+        /// [`status`].
+        m_axis_resp_status: u8 = 4,
         /// ALLOC: the send buffer handed out.
-        resp_buf: u8 = 8,
-        /// ALLOC: the header to send: mseq, mseq_ack, bufs (our posted count).
-        resp_mseq: u32 = 32,
-        resp_ack: u32 = 32,
-        resp_bufs: u16 = 16,
-        /// Credits after the request.
-        resp_credits: u16 = 16,
-        /// A credit-only update is due after the request.
-        resp_update_due: bool = 1,
-        cnt_no_buf: u32 = 32,
-        cnt_no_credit: u32 = 32,
-        cnt_closed: u32 = 32,
-        cnt_double_free: u32 = 32,
-        cnt_never_handed_out: u32 = 32,
-        cnt_repost_range: u32 = 32,
-        cnt_double_post: u32 = 32,
-        cnt_not_posted: u32 = 32,
-        cnt_seq_gap: u32 = 32,
-        cnt_bad_ack: u32 = 32,
-        cnt_bad_bufs: u32 = 32,
-        cnt_bad_op: u32 = 32,
-    }
-}
-
-impl PoolOut {
-    /// The counters, by status (index 0, OK, has none and reads 0).
-    pub fn counters(&self) -> [u32; status::COUNT] {
-        [
-            0,
-            self.cnt_no_buf,
-            self.cnt_no_credit,
-            self.cnt_closed,
-            self.cnt_double_free,
-            self.cnt_never_handed_out,
-            self.cnt_repost_range,
-            self.cnt_double_post,
-            self.cnt_not_posted,
-            self.cnt_seq_gap,
-            self.cnt_bad_ack,
-            self.cnt_bad_bufs,
-            self.cnt_bad_op,
-        ]
+        m_axis_resp_buf: u8 = BUF_BITS,
+        /// The header to send: mseq, mseq_ack, bufs (our posted count); 0 when CLOSED.
+        m_axis_resp_mseq: u32 = 32,
+        m_axis_resp_ack: u32 = 32,
+        m_axis_resp_bufs: u16 = 16,
+        /// Credits after the request (OK, NO_BUF, NO_CREDIT; else 0).
+        m_axis_resp_credits: u16 = 16,
+        /// A credit-only update is due after the request (same rule).
+        m_axis_resp_update_due: bool = 1,
+        /// Counter bank: the counter named the cycle before.
+        cnt_rd_data: u32 = 32,
     }
 }
 
@@ -229,7 +211,8 @@ pub struct PoolModel {
     /// The state RAM, `2^addr_bits` words (ids at or above `connections` are refused).
     pub ram: Vec<ConnState>,
     pub resp: Skid<Resp>,
-    pub counters: [u32; status::COUNT],
+    /// One counter per status (OK: requests served).
+    pub counters: CounterBank,
     /// Stage 1: a request taken, its state word being read.
     pub s1: Option<PoolIn>,
     /// Stage 2: a request whose checks are made; it completes when the response can go.
@@ -245,7 +228,7 @@ impl PoolModel {
         PoolModel {
             ram: vec![ConnState::default(); 1 << p.addr_bits()],
             resp: Skid::default(),
-            counters: [0; status::COUNT],
+            counters: CounterBank::new(status::COUNT),
             s1: None,
             s2: None,
             clearing: false,
@@ -273,11 +256,13 @@ impl PoolModel {
         let Some(a) = &self.s1 else { return false };
         match &self.s2 {
             None => true,
-            Some(b) => self.s2_fires() && self.addr(a.req_conn) != self.addr(b.req_conn),
+            Some(b) => {
+                self.s2_fires() && self.addr(a.s_axis_req_conn) != self.addr(b.s_axis_req_conn)
+            }
         }
     }
 
-    fn req_ready(&self) -> bool {
+    fn s_axis_req_tready(&self) -> bool {
         !self.clearing && (self.s1.is_none() || self.s1_advances())
     }
 
@@ -288,17 +273,17 @@ impl PoolModel {
     /// What a request does: its response and the connection's new state (if it changes).
     pub fn execute(&self, i: &PoolIn) -> (Resp, Option<ConnState>) {
         let p = &self.p;
-        let conn_ok = (i.req_conn as u32) < p.connections as u32;
-        let addr = i.req_conn as usize & ((1 << p.addr_bits()) - 1);
+        let conn_ok = (i.s_axis_req_conn as u32) < p.connections as u32;
+        let addr = i.s_axis_req_conn as usize & ((1 << p.addr_bits()) - 1);
         let s = self.ram[addr];
         let open = conn_ok && s.open;
         let send_mask = ((1u32 << p.send_bufs) - 1) as u16;
         let recv_mask = ((1u32 << p.recv_bufs) - 1) as u16;
-        let buf = i.req_buf;
+        let buf = i.s_axis_req_buf;
         let bit = if buf < 16 { 1u16 << buf } else { 0 };
         let mut r = Resp {
-            op: i.req_op,
-            conn: i.req_conn,
+            op: i.s_axis_req_op,
+            conn: i.s_axis_req_conn,
             status: status::OK,
             buf: 0,
             mseq: s.tx_next,
@@ -308,30 +293,39 @@ impl PoolModel {
             update_due: false,
         };
         let mut new = None;
-        match i.req_op {
-            op::OPEN | op::CLOSE if !conn_ok => r.status = status::CLOSED,
+        // Unacknowledged messages OPEN would leave, wrap-safe.
+        let open_inflight = i.s_axis_req_a.wrapping_sub(1).wrapping_sub(i.s_axis_req_b);
+        match i.s_axis_req_op {
+            op::OPEN if !conn_ok => r.status = status::CLOSED,
+            op::OPEN
+                if open_inflight > i.s_axis_req_bufs as u32
+                    || i.s_axis_req_bufs < wire::MIN_POSTED
+                    || buf > p.recv_bufs =>
+            {
+                r.status = status::BAD_OPEN
+            }
             op::OPEN => {
                 new = Some(ConnState {
                     open: true,
-                    tx_next: i.req_a,
-                    peer_ack: i.req_b,
-                    rx_last: i.req_c,
-                    peer_bufs: i.req_bufs,
-                    peer_max: i.req_bufs,
-                    rx_since_adv: i.req_buf as u16,
+                    tx_next: i.s_axis_req_a,
+                    peer_ack: i.s_axis_req_b,
+                    rx_last: i.s_axis_req_c,
+                    peer_bufs: i.s_axis_req_bufs,
+                    peer_max: i.s_axis_req_bufs,
+                    rx_since_adv: i.s_axis_req_buf as u16,
                     posted: p.recv_bufs,
                     send_used: 0,
                     send_ever: 0,
                     recv_posted: recv_mask,
                 });
             }
-            op::CLOSE => new = Some(ConnState::default()),
-            op::ALLOC | op::FREE | op::RECV | op::REPOST | op::QUERY if !open => {
+            op::CLOSE | op::ALLOC | op::FREE | op::RECV | op::REPOST | op::QUERY if !open => {
                 r.status = status::CLOSED
             }
+            op::CLOSE => new = Some(ConnState::default()),
             op::ALLOC => {
                 let free = !s.send_used & send_mask;
-                let reserve = match i.req_class {
+                let reserve = match i.s_axis_req_class {
                     class::DATA => 2,
                     class::CONTROL => 1,
                     class::UPDATE => 0,
@@ -367,20 +361,20 @@ impl PoolModel {
             op::RECV => {
                 if buf >= p.recv_bufs || s.recv_posted & bit == 0 {
                     r.status = status::NOT_POSTED;
-                } else if i.req_a != s.rx_last.wrapping_add(1) {
+                } else if i.s_axis_req_a != s.rx_last.wrapping_add(1) {
                     r.status = status::SEQ_GAP;
-                } else if !seq::in_window(i.req_b, s.peer_ack, s.tx_next.wrapping_sub(1)) {
+                } else if !seq::in_window(i.s_axis_req_b, s.peer_ack, s.tx_next.wrapping_sub(1)) {
                     r.status = status::BAD_ACK;
-                } else if i.req_bufs > s.peer_max {
+                } else if i.s_axis_req_bufs > s.peer_max {
                     r.status = status::BAD_BUFS;
                 } else {
                     new = Some(ConnState {
                         recv_posted: s.recv_posted & !bit,
                         posted: s.posted - 1,
-                        rx_last: i.req_a,
+                        rx_last: i.s_axis_req_a,
                         rx_since_adv: s.rx_since_adv.saturating_add(1),
-                        peer_ack: i.req_b,
-                        peer_bufs: i.req_bufs,
+                        peer_ack: i.s_axis_req_b,
+                        peer_bufs: i.s_axis_req_bufs,
                         ..s
                     });
                 }
@@ -401,6 +395,11 @@ impl PoolModel {
             op::QUERY => {}
             _ => r.status = status::BAD_OP,
         }
+        if r.status == status::CLOSED {
+            // Nothing of another connection's word shows (an id at or above `connections`
+            // reads the word its low bits name).
+            (r.mseq, r.ack, r.bufs) = (0, 0, 0);
+        }
         let after = new.unwrap_or(s);
         if r.status == status::OK || r.status == status::NO_BUF || r.status == status::NO_CREDIT {
             r.credits = after.credits();
@@ -416,31 +415,19 @@ impl CycleModel for PoolModel {
 
     fn outputs(&self, _i: &PoolIn) -> PoolOut {
         let r = &self.resp.out;
-        let c = &self.counters;
         PoolOut {
-            req_ready: self.req_ready(),
-            resp_valid: self.resp.out_valid,
-            resp_op: r.op,
-            resp_conn: r.conn,
-            resp_status: r.status,
-            resp_buf: r.buf,
-            resp_mseq: r.mseq,
-            resp_ack: r.ack,
-            resp_bufs: r.bufs,
-            resp_credits: r.credits,
-            resp_update_due: r.update_due,
-            cnt_no_buf: c[1],
-            cnt_no_credit: c[2],
-            cnt_closed: c[3],
-            cnt_double_free: c[4],
-            cnt_never_handed_out: c[5],
-            cnt_repost_range: c[6],
-            cnt_double_post: c[7],
-            cnt_not_posted: c[8],
-            cnt_seq_gap: c[9],
-            cnt_bad_ack: c[10],
-            cnt_bad_bufs: c[11],
-            cnt_bad_op: c[12],
+            s_axis_req_tready: self.s_axis_req_tready(),
+            m_axis_resp_tvalid: self.resp.out_valid,
+            m_axis_resp_op: r.op,
+            m_axis_resp_conn: r.conn,
+            m_axis_resp_status: r.status,
+            m_axis_resp_buf: r.buf,
+            m_axis_resp_mseq: r.mseq,
+            m_axis_resp_ack: r.ack,
+            m_axis_resp_bufs: r.bufs,
+            m_axis_resp_credits: r.credits,
+            m_axis_resp_update_due: r.update_due,
+            cnt_rd_data: self.counters.rd_data(),
         }
     }
 
@@ -451,7 +438,7 @@ impl CycleModel for PoolModel {
             *self = PoolModel { ram, clearing: true, clear_addr: 0, ..PoolModel::new(self.p) };
             return;
         }
-        let accept = i.req_valid && self.req_ready();
+        let accept = i.s_axis_req_tvalid && self.s_axis_req_tready();
         let fires = self.s2_fires();
         let advances = self.s1_advances();
         if self.clearing {
@@ -467,25 +454,23 @@ impl CycleModel for PoolModel {
             let req = self.s2.expect("stage 2 holds a request");
             let (r, new) = self.execute(&req);
             if let Some(n) = new {
-                let addr = self.addr(req.req_conn);
+                let addr = self.addr(req.s_axis_req_conn);
                 self.ram[addr] = n;
-            }
-            if r.status != status::OK {
-                let c = &mut self.counters[r.status as usize];
-                *c = c.wrapping_add(1);
             }
             push = Some(r);
         }
+        self.counters.clock(push.map(|r| r.status as usize), i.cnt_rd_index as usize);
         if advances {
             self.s2 = self.s1;
         } else if fires {
             self.s2 = None;
         }
         if accept {
-            self.s1 = Some(PoolIn { resp_ready: false, reset: false, ..*i });
+            self.s1 =
+                Some(PoolIn { m_axis_resp_tready: false, reset: false, cnt_rd_index: 0, ..*i });
         } else if advances {
             self.s1 = None;
         }
-        self.resp.clock(i.resp_ready, push);
+        self.resp.clock(i.m_axis_resp_tready, push);
     }
 }

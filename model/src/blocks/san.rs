@@ -14,7 +14,7 @@
 //! - **memory**: sparse local and remote byte memories, so tests check the data moved;
 //! - **remote regions**: the peer's registrations; a request that fails the SAN's checks (key,
 //!   connection, access, bounds) moves nothing and is answered with the error;
-//! - **faults**: random `rq_ready` backpressure, error responses, duplicated responses and
+//! - **faults**: random `m_axis_rq_tready` backpressure, error responses, duplicated responses and
 //!   stray responses with random tags.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -22,32 +22,32 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::sequencer::cpl_status;
 use crate::ports::CycleModel;
+use crate::status::fault;
 
 crate::ports! {
     /// SAN port inputs: the sequencer's request stream and its response `ready`.
     pub struct SanIn {
-        rq_valid: bool = 1,
-        rq_tag: u16 = 16,
-        rq_write: bool = 1,
-        rq_conn: u8 = 8,
-        rq_raddr: u64 = 64,
-        rq_rkey: u32 = 32,
-        rq_laddr: u64 = 64,
-        rq_lkey: u32 = 32,
-        rq_len: u32 = 32,
-        rs_ready: bool = 1,
+        m_axis_rq_tvalid: bool = 1,
+        m_axis_rq_tag: u16 = 16,
+        m_axis_rq_write: bool = 1,
+        m_axis_rq_conn: u8 = 8,
+        m_axis_rq_raddr: u64 = 64,
+        m_axis_rq_rkey: u32 = 32,
+        m_axis_rq_laddr: u64 = 64,
+        m_axis_rq_lkey: u32 = 32,
+        m_axis_rq_len: u32 = 32,
+        s_axis_rs_tready: bool = 1,
     }
 }
 
 crate::ports! {
     /// SAN port outputs.
     pub struct SanOut {
-        rq_ready: bool = 1,
-        rs_valid: bool = 1,
-        rs_tag: u16 = 16,
-        rs_status: u8 = 3,
+        m_axis_rq_tready: bool = 1,
+        s_axis_rs_tvalid: bool = 1,
+        s_axis_rs_tag: u16 = 16,
+        s_axis_rs_status: u8 = 3,
     }
 }
 
@@ -58,9 +58,12 @@ pub struct SanConfig {
     pub latency: u32,
     /// Requests taken and not yet fully moved that the port holds.
     pub queue: usize,
-    /// Probability that `rq_ready` is high in a cycle where the queue has room.
+    /// Probability that `m_axis_rq_tready` is high in a cycle where the queue has room.
     pub ready_rate: f64,
-    /// Probability that a request fails with a random error (1..=5) after moving its beats.
+    /// No bandwidth limit: every request taken moves all its beats in the cycle it is
+    /// taken (its response still comes `latency` cycles later, one response per cycle).
+    pub unlimited: bool,
+    /// Probability that a request fails with a random error (1..=6) after moving its beats.
     pub error_rate: f64,
     /// Probability that a response is sent twice.
     pub dup_rate: f64,
@@ -80,6 +83,7 @@ impl SanConfig {
             latency,
             queue: 64,
             ready_rate: 1.0,
+            unlimited: false,
             error_rate: 0.0,
             dup_rate: 0.0,
             stale_rate: 0.0,
@@ -187,7 +191,7 @@ pub struct SanModel {
     pub cycle: u64,
     queue: VecDeque<Moving>,
     due: VecDeque<(u64, u16, u8)>,
-    rq_ready: bool,
+    m_axis_rq_tready: bool,
     rs: Option<(u16, u8)>,
     pub stats: SanStats,
     pub local: Memory,
@@ -210,7 +214,7 @@ impl SanModel {
             cycle: 0,
             queue: VecDeque::new(),
             due: VecDeque::new(),
-            rq_ready: true,
+            m_axis_rq_tready: true,
             rs: None,
             stats: SanStats::default(),
             local: Memory::default(),
@@ -229,20 +233,21 @@ impl SanModel {
     /// The SAN's checks on the remote side of a request.
     fn check(&self, r: &SanRequest) -> u8 {
         if self.regions.is_empty() {
-            return cpl_status::OK;
+            return fault::OK;
         }
-        let Some(g) = self.regions.get(&r.rkey) else { return cpl_status::BAD_KEY };
+        let Some(g) = self.regions.get(&r.rkey) else { return fault::BAD_KEY };
         if g.conn != r.conn {
-            return cpl_status::BAD_KEY;
+            return fault::CONNECTION;
         }
         if (r.write && !g.write) || (!r.write && !g.read) {
-            return cpl_status::ACCESS_DENIED;
+            return fault::ACCESS;
         }
-        let off = r.raddr.wrapping_sub(g.addr);
-        if r.raddr < g.addr || off + r.len as u64 > g.len as u64 {
-            return cpl_status::OUT_OF_BOUNDS;
+        // In 65 bits: `base <= addr && addr + len <= base + rlen`, overflow-safe.
+        let end = r.raddr as u128 + r.len as u128;
+        if r.raddr < g.addr || end > g.addr as u128 + g.len as u128 {
+            return fault::BOUNDS;
         }
-        cpl_status::OK
+        fault::OK
     }
 
     fn retire(&mut self, m: Moving) {
@@ -258,7 +263,7 @@ impl SanModel {
         let Some(m) = self.queue.front_mut() else { return };
         let off = m.done as u64 * 8;
         let n = u64::min(8, m.req.len as u64 - off) as usize;
-        if self.cfg.memory && m.req.status == cpl_status::OK {
+        if self.cfg.memory && m.req.status == fault::OK {
             let mut b = [0u8; 8];
             if m.req.write {
                 self.local.read(m.req.laddr.wrapping_add(off), &mut b[..n]);
@@ -289,35 +294,40 @@ impl CycleModel for SanModel {
     type Out = SanOut;
 
     fn outputs(&self, _i: &SanIn) -> SanOut {
-        let (rs_tag, rs_status) = self.rs.unwrap_or((0, 0));
-        SanOut { rq_ready: self.rq_ready, rs_valid: self.rs.is_some(), rs_tag, rs_status }
+        let (s_axis_rs_tag, s_axis_rs_status) = self.rs.unwrap_or((0, 0));
+        SanOut {
+            m_axis_rq_tready: self.m_axis_rq_tready,
+            s_axis_rs_tvalid: self.rs.is_some(),
+            s_axis_rs_tag,
+            s_axis_rs_status,
+        }
     }
 
     fn clock(&mut self, i: &SanIn) {
-        if i.rq_valid && self.rq_ready {
+        if i.m_axis_rq_tvalid && self.m_axis_rq_tready {
             let mut req = SanRequest {
                 cycle: self.cycle,
-                tag: i.rq_tag,
-                write: i.rq_write,
-                conn: i.rq_conn,
-                raddr: i.rq_raddr,
-                rkey: i.rq_rkey,
-                laddr: i.rq_laddr,
-                lkey: i.rq_lkey,
-                len: i.rq_len,
+                tag: i.m_axis_rq_tag,
+                write: i.m_axis_rq_write,
+                conn: i.m_axis_rq_conn,
+                raddr: i.m_axis_rq_raddr,
+                rkey: i.m_axis_rq_rkey,
+                laddr: i.m_axis_rq_laddr,
+                lkey: i.m_axis_rq_lkey,
+                len: i.m_axis_rq_len,
                 status: 0,
             };
             req.status = self.check(&req);
             let mut left = req.len.div_ceil(8);
-            if req.status != cpl_status::OK {
+            if req.status != fault::OK {
                 self.stats.refused += 1;
                 left = 0; // nothing moves on a refused request
             } else if self.fail.contains(&self.stats.requests) {
                 self.stats.errors_injected += 1;
-                req.status = cpl_status::TRANSPORT;
+                req.status = fault::TRANSPORT;
             } else if self.cfg.error_rate > 0.0 && self.rng.gen_bool(self.cfg.error_rate) {
                 self.stats.errors_injected += 1;
-                req.status = self.rng.gen_range(1..=5);
+                req.status = self.rng.gen_range(fault::BAD_KEY..=fault::FLUSHED);
             }
             let s = &mut self.stats;
             s.requests += 1;
@@ -336,6 +346,13 @@ impl CycleModel for SanModel {
             let m = self.queue.pop_front().expect("checked");
             self.retire(m);
         }
+        while self.cfg.unlimited && !self.queue.is_empty() {
+            while self.queue.front().is_some_and(|m| m.left > 0) {
+                self.move_beat();
+            }
+            let m = self.queue.pop_front().expect("checked");
+            self.retire(m);
+        }
         if !self.queue.is_empty() {
             self.move_beat();
             if self.queue.front().is_some_and(|m| m.left == 0) {
@@ -349,7 +366,7 @@ impl CycleModel for SanModel {
             self.due.push_back((self.cycle + 1, t, s));
         }
         // The response register: the next due response, once the current one is taken.
-        if self.rs.is_none() || i.rs_ready {
+        if self.rs.is_none() || i.s_axis_rs_tready {
             if self.rs.is_some() {
                 self.stats.responses += 1;
             }
@@ -359,7 +376,7 @@ impl CycleModel for SanModel {
                 self.rs = Some((t, s));
             }
         }
-        self.rq_ready = self.queue.len() < self.cfg.queue
+        self.m_axis_rq_tready = self.queue.len() < self.cfg.queue
             && (self.cfg.ready_rate >= 1.0 || self.rng.gen_bool(self.cfg.ready_rate));
         self.cycle += 1;
     }

@@ -21,16 +21,16 @@ use crate::ports::CycleModel;
 /// The SAN port's inputs, from what the sequencer shows.
 pub fn san_inputs(o: &SequencerOut) -> SanIn {
     SanIn {
-        rq_valid: o.rq_valid,
-        rq_tag: o.rq_tag,
-        rq_write: o.rq_write,
-        rq_conn: o.rq_conn,
-        rq_raddr: o.rq_raddr,
-        rq_rkey: o.rq_rkey,
-        rq_laddr: o.rq_laddr,
-        rq_lkey: o.rq_lkey,
-        rq_len: o.rq_len,
-        rs_ready: o.rs_ready,
+        m_axis_rq_tvalid: o.m_axis_rq_tvalid,
+        m_axis_rq_tag: o.m_axis_rq_tag,
+        m_axis_rq_write: o.m_axis_rq_write,
+        m_axis_rq_conn: o.m_axis_rq_conn,
+        m_axis_rq_raddr: o.m_axis_rq_raddr,
+        m_axis_rq_rkey: o.m_axis_rq_rkey,
+        m_axis_rq_laddr: o.m_axis_rq_laddr,
+        m_axis_rq_lkey: o.m_axis_rq_lkey,
+        m_axis_rq_len: o.m_axis_rq_len,
+        s_axis_rs_tready: o.s_axis_rs_tready,
     }
 }
 
@@ -83,16 +83,16 @@ impl Command {
 
     /// Put this command on the command port of `i` (valid high).
     pub fn drive(&self, i: &mut SequencerIn) {
-        i.cmd_valid = true;
-        i.cmd_op = self.op;
-        i.cmd_conn = self.conn;
-        i.cmd_access = self.access;
-        i.cmd_nomem = self.nomem;
-        i.cmd_xfer = self.xfer;
-        i.cmd_addr = self.addr;
-        i.cmd_key = self.key;
-        i.cmd_len = self.len;
-        i.cmd_lkey = self.lkey;
+        i.s_axis_cmd_tvalid = true;
+        i.s_axis_cmd_op = self.op;
+        i.s_axis_cmd_conn = self.conn;
+        i.s_axis_cmd_access = self.access;
+        i.s_axis_cmd_nomem = self.nomem;
+        i.s_axis_cmd_xfer = self.xfer;
+        i.s_axis_cmd_addr = self.addr;
+        i.s_axis_cmd_key = self.key;
+        i.s_axis_cmd_len = self.len;
+        i.s_axis_cmd_lkey = self.lkey;
     }
 }
 
@@ -102,18 +102,19 @@ pub struct Check {
     pub conn: u8,
     pub key: u32,
     pub write: bool,
-    pub off: u32,
+    /// The absolute address.
+    pub addr: u64,
     pub len: u32,
 }
 
 impl Check {
     pub fn drive(&self, i: &mut SequencerIn) {
-        i.ac_valid = true;
-        i.ac_conn = self.conn;
-        i.ac_key = self.key;
-        i.ac_write = self.write;
-        i.ac_off = self.off;
-        i.ac_len = self.len;
+        i.s_axis_ac_tvalid = true;
+        i.s_axis_ac_conn = self.conn;
+        i.s_axis_ac_key = self.key;
+        i.s_axis_ac_write = self.write;
+        i.s_axis_ac_addr = self.addr;
+        i.s_axis_ac_len = self.len;
     }
 }
 
@@ -123,6 +124,7 @@ struct Known {
     conn: u8,
     key: u32,
     access: u8,
+    addr: u64,
     len: u32,
 }
 
@@ -134,7 +136,7 @@ pub struct DriverStats {
     pub responses: [u64; 8],
     /// Responses by command code.
     pub by_op: [u64; 8],
-    /// Completions by `cpl_status`.
+    /// Completions by `m_axis_cpl_status`.
     pub completions: [u64; 8],
     pub completions_read: u64,
     pub completions_write: u64,
@@ -144,7 +146,7 @@ pub struct DriverStats {
     pub big_writes: u64,
     /// Successful completions of 0, 1, segment − 1, segment and segment + 1 bytes.
     pub boundary_ok: [u64; 5],
-    /// Checks answered, by `ck_reason`.
+    /// Checks answered, by `m_axis_ck_reason`.
     pub checks: [u64; 8],
     pub zero_length_ok: u64,
     pub resets: u64,
@@ -164,7 +166,7 @@ pub struct SeqDriver {
     pub cmd_rate: f64,
     /// Probability per cycle that a new check is offered when none is waiting.
     pub chk_rate: f64,
-    /// Probability that `rsp_ready`, `cpl_ready` and `ck_ready` are high.
+    /// Probability that `m_axis_rsp_tready`, `m_axis_cpl_tready` and `m_axis_ck_tready` are high.
     pub ready_rate: f64,
     /// Probability that a START moves 1 MiB.
     pub big_rate: f64,
@@ -191,6 +193,7 @@ impl SeqDriver {
             latency: p.san_latency,
             queue: 8,
             ready_rate: 0.8,
+            unlimited: false,
             error_rate: 0.004,
             dup_rate: 0.005,
             stale_rate: 0.001,
@@ -324,19 +327,29 @@ impl SeqDriver {
                     access::REMOTE_WRITE => self.rng.gen_bool(0.9),
                     _ => self.rng.r#gen(),
                 };
-                let (off, len) = if self.rng.gen_bool(0.8) {
-                    let off = self.rng.gen_range(0..=k.len);
-                    (off, self.rng.gen_range(0..=k.len - off))
-                } else {
-                    (self.rng.r#gen(), self.rng.r#gen())
+                let (addr, len) = match self.rng.gen_range(0..10) {
+                    0..=6 => {
+                        let off = self.rng.gen_range(0..=k.len);
+                        (k.addr.wrapping_add(off as u64), self.rng.gen_range(0..=k.len - off))
+                    }
+                    // At the base or one below, at the end or one past.
+                    7 => {
+                        (k.addr.wrapping_sub(self.rng.gen_range(0..=1)), self.rng.gen_range(0..=1))
+                    }
+                    8 => {
+                        let len = self.rng.gen_range(0..=k.len);
+                        let extra = self.rng.gen_range(0..=1);
+                        (k.addr.wrapping_add((k.len - len) as u64), len + extra)
+                    }
+                    _ => (self.rng.r#gen(), self.rng.r#gen()),
                 };
-                Check { conn, key: k.key, write, off, len }
+                Check { conn, key: k.key, write, addr, len }
             }
             _ => Check {
                 conn: self.conn(),
                 key: self.rng.r#gen(),
                 write: self.rng.r#gen(),
-                off: self.rng.r#gen(),
+                addr: self.rng.r#gen(),
                 len: self.rng.r#gen(),
             },
         }
@@ -354,29 +367,31 @@ impl SeqDriver {
         // Idle ports carry garbage: the block must look only at valid beats.
         let mut i = SequencerIn {
             reset: false,
-            cmd_valid: false,
-            cmd_op: self.rng.gen_range(0..8),
-            cmd_conn: self.rng.r#gen(),
-            cmd_access: self.rng.gen_range(0..4),
-            cmd_nomem: self.rng.r#gen(),
-            cmd_xfer: self.rng.r#gen(),
-            cmd_addr: self.rng.r#gen(),
-            cmd_key: self.rng.r#gen(),
-            cmd_len: self.rng.r#gen(),
-            cmd_lkey: self.rng.r#gen(),
-            rsp_ready: self.rng.gen_bool(self.ready_rate),
-            cpl_ready: self.rng.gen_bool(self.ready_rate),
-            rq_ready: s.rq_ready,
-            rs_valid: s.rs_valid,
-            rs_tag: s.rs_tag,
-            rs_status: s.rs_status,
-            ac_valid: false,
-            ac_conn: self.rng.r#gen(),
-            ac_key: self.rng.r#gen(),
-            ac_write: self.rng.r#gen(),
-            ac_off: self.rng.r#gen(),
-            ac_len: self.rng.r#gen(),
-            ck_ready: self.rng.gen_bool(self.ready_rate),
+            s_axis_cmd_tvalid: false,
+            s_axis_cmd_op: self.rng.gen_range(0..8),
+            s_axis_cmd_conn: self.rng.r#gen(),
+            s_axis_cmd_access: self.rng.gen_range(0..4),
+            s_axis_cmd_nomem: self.rng.r#gen(),
+            s_axis_cmd_xfer: self.rng.r#gen(),
+            s_axis_cmd_addr: self.rng.r#gen(),
+            s_axis_cmd_key: self.rng.r#gen(),
+            s_axis_cmd_len: self.rng.r#gen(),
+            s_axis_cmd_lkey: self.rng.r#gen(),
+            m_axis_rsp_tready: self.rng.gen_bool(self.ready_rate),
+            m_axis_cpl_tready: self.rng.gen_bool(self.ready_rate),
+            m_axis_rq_tready: s.m_axis_rq_tready,
+            s_axis_rs_tvalid: s.s_axis_rs_tvalid,
+            s_axis_rs_tag: s.s_axis_rs_tag,
+            s_axis_rs_status: s.s_axis_rs_status,
+            s_axis_ac_tvalid: false,
+            s_axis_ac_conn: self.rng.r#gen(),
+            s_axis_ac_key: self.rng.r#gen(),
+            s_axis_ac_write: self.rng.r#gen(),
+            s_axis_ac_addr: self.rng.r#gen(),
+            s_axis_ac_len: self.rng.r#gen(),
+            m_axis_ck_tready: self.rng.gen_bool(self.ready_rate),
+            // Every counter is read, and indexes past the last.
+            cnt_rd_index: self.rng.gen_range(0..32),
         };
         if let Some(c) = self.cmd {
             c.drive(&mut i);
@@ -401,66 +416,69 @@ impl SeqDriver {
             self.san.clock(&san_inputs(o));
             return;
         }
-        if i.cmd_valid && o.cmd_ready {
+        if i.s_axis_cmd_tvalid && o.s_axis_cmd_tready {
             let c = self.cmd.take().expect("a command was offered");
             self.taken.push_back(c);
             self.stats.commands += 1;
         }
-        if i.ac_valid && o.ac_ready {
+        if i.s_axis_ac_tvalid && o.s_axis_ac_tready {
             self.chk = None;
         }
-        if o.rsp_valid && i.rsp_ready {
+        if o.m_axis_rsp_tvalid && i.m_axis_rsp_tready {
             let c = self.taken.pop_front().unwrap_or_default();
-            self.stats.responses[o.rsp_status as usize & 7] += 1;
-            self.stats.by_op[o.rsp_op as usize & 7] += 1;
-            if o.rsp_status == rsp_status::OK {
+            self.stats.responses[o.m_axis_rsp_status as usize & 7] += 1;
+            self.stats.by_op[o.m_axis_rsp_op as usize & 7] += 1;
+            if o.m_axis_rsp_status == rsp_status::OK {
                 if (c.op == cmd::START_READ || c.op == cmd::START_WRITE) && c.len >= MIB {
                     self.big.push(c.xfer);
                 }
-                match o.rsp_op {
+                match o.m_axis_rsp_op {
                     cmd::REGISTER => self.known.push(Known {
-                        conn: o.rsp_conn,
-                        key: o.rsp_key,
+                        conn: o.m_axis_rsp_conn,
+                        key: o.m_axis_rsp_key,
                         access: c.access,
-                        len: o.rsp_len,
+                        addr: c.addr,
+                        len: o.m_axis_rsp_len,
                     }),
-                    cmd::DEREGISTER => self.known.retain(|k| k.key != o.rsp_key),
-                    cmd::ABORT => self.known.retain(|k| k.conn != o.rsp_conn),
+                    cmd::DEREGISTER => self.known.retain(|k| k.key != o.m_axis_rsp_key),
+                    cmd::ABORT => self.known.retain(|k| k.conn != o.m_axis_rsp_conn),
                     _ => {}
                 }
             }
         }
-        if o.cpl_valid && i.cpl_ready {
-            self.stats.completions[o.cpl_status as usize & 7] += 1;
-            if o.cpl_write {
+        if o.m_axis_cpl_tvalid && i.m_axis_cpl_tready {
+            self.stats.completions[o.m_axis_cpl_status as usize & 7] += 1;
+            if o.m_axis_cpl_write {
                 self.stats.completions_write += 1;
             } else {
                 self.stats.completions_read += 1;
             }
-            if o.cpl_status == 0 && o.cpl_bytes >= MIB {
+            if o.m_axis_cpl_status == 0 && o.m_axis_cpl_bytes >= MIB {
                 self.stats.big_transfers += 1;
-                if o.cpl_write {
+                if o.m_axis_cpl_write {
                     self.stats.big_writes += 1;
                 } else {
                     self.stats.big_reads += 1;
                 }
             }
             let seg = self.p.segment;
-            if o.cpl_status == 0 {
+            if o.m_axis_cpl_status == 0 {
                 let sizes = [0, 1, seg - 1, seg, seg + 1];
-                if let Some(k) = sizes.iter().position(|s| *s == o.cpl_bytes) {
+                if let Some(k) = sizes.iter().position(|s| *s == o.m_axis_cpl_bytes) {
                     self.stats.boundary_ok[k] += 1;
                 }
             }
-            if let Some(k) = self.big.iter().position(|x| *x == o.cpl_xfer && o.cpl_conn == 0) {
+            if let Some(k) =
+                self.big.iter().position(|x| *x == o.m_axis_cpl_xfer && o.m_axis_cpl_conn == 0)
+            {
                 self.big.remove(k);
             }
-            if o.cpl_status == 0 && o.cpl_bytes == 0 {
+            if o.m_axis_cpl_status == 0 && o.m_axis_cpl_bytes == 0 {
                 self.stats.zero_length_ok += 1;
             }
         }
-        if o.ck_valid && i.ck_ready {
-            self.stats.checks[o.ck_reason as usize & 7] += 1;
+        if o.m_axis_ck_tvalid && i.m_axis_ck_tready {
+            self.stats.checks[o.m_axis_ck_reason as usize & 7] += 1;
         }
         self.san.clock(&san_inputs(o));
     }
@@ -469,25 +487,43 @@ impl SeqDriver {
 // ------------------------------------------------------------------------------------------
 // The bench's figures.
 
-/// The sequencer's performance with an ideal SAN port (one beat per cycle, `san_latency`),
-/// in cycles, exact.
+/// The sequencer's bench figures, in cycles, exact. Each says where it starts and ends.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SequencerFigures {
-    /// 1 MiB read-mode transfer: payload beats moved per cycle, from the cycle the START_READ
-    /// is taken to the cycle its completion request is out, both included.
+    /// 1 MiB read-mode transfer through the **ideal SAN model** (one beat per cycle, latency
+    /// `san_latency`): payload beats per cycle from the cycle the START_READ is taken to the
+    /// cycle its completion request is valid, both included. Bounded by the SAN model's pace
+    /// ([`SequencerFigures::san_beats_per_cycle`]), not by the sequencer.
     pub read_beats_per_cycle: f64,
     /// The same for a 1 MiB write-mode transfer (START_WRITE).
     pub write_beats_per_cycle: f64,
-    /// Cycles from the one whose edge takes START_READ to the first with `rq_valid`.
+    /// Read mode as the receiver runs it, from the advertisement's arrival: cycles from the
+    /// one in which the REGISTER of the landing region is offered to the first with
+    /// `m_axis_rq_tvalid` (the first RDMA read). The engine offers START_READ in the cycle
+    /// the REGISTER's response is valid, with its key (the response is registered).
     pub adv_to_read_cycles: u64,
-    /// Cycles from the one presenting the transfer's last RDMA response to the first with
-    /// `cpl_valid`.
+    /// Cycles from the one whose edge takes START_READ to the first with `m_axis_rq_tvalid`.
+    pub start_to_read_cycles: u64,
+    /// Cycles from the one presenting a transfer's last RDMA response to the first with
+    /// `m_axis_cpl_tvalid` (the larger of the read and the write transfer).
     pub done_to_complete_cycles: u64,
+    /// The sequencer's own issue rate: RDMA requests per cycle of a 1 MiB read-mode transfer
+    /// through a SAN model **without bandwidth limit** (a request's beats all move the cycle
+    /// it is taken; latency `san_latency`), from the cycle START_READ is taken to the cycle
+    /// its completion request is valid. Bounded by one request every two cycles and by the
+    /// window (`window` requests per round trip).
+    pub issue_requests_per_cycle: f64,
+    /// The ideal SAN model's own pace: beats per cycle from its first beat of the read-mode
+    /// transfer to its last.
+    pub san_beats_per_cycle: f64,
     /// Cycles of the read and the write transfer (START taken to completion request).
     pub read_cycles: u64,
     pub write_cycles: u64,
     /// Payload beats of each transfer.
     pub beats: u64,
+    /// RDMA requests of the transfer through the unlimited SAN model, and its cycles.
+    pub issue_requests: u64,
+    pub issue_cycles: u64,
 }
 
 /// One transfer's timing.
@@ -498,29 +534,44 @@ pub struct TransferTiming {
     pub last_response: u64,
     pub completion: u64,
     pub beats: u64,
-    pub cpl_status: u8,
-    pub cpl_bytes: u32,
+    pub requests: u64,
+    pub status: u8,
+    pub bytes: u32,
 }
 
-/// Drives one block (anything stepping like the sequencer: inputs in, the cycle's outputs
-/// out, then the clock edge) joined to a SAN port model.
+/// One cycle of a block: its inputs in; its outputs during this cycle and its outputs during
+/// the next (every output is registered, so they are known after the edge).
+pub type Step<'a> = &'a mut dyn FnMut(&SequencerIn) -> (SequencerOut, SequencerOut);
+
+/// Drives one block (anything stepping like the sequencer) joined to a SAN port model.
 pub struct Bench<'a> {
-    pub step: &'a mut dyn FnMut(&SequencerIn) -> SequencerOut,
+    pub step: Step<'a>,
     pub san: SanModel,
     pub cycle: u64,
+    /// The block's outputs during the coming cycle.
+    pub next: SequencerOut,
+}
+
+fn ready_in() -> SequencerIn {
+    SequencerIn { m_axis_rsp_tready: true, m_axis_cpl_tready: true, ..SequencerIn::default() }
 }
 
 impl Bench<'_> {
+    pub fn new<'a>(step: Step<'a>, san: SanConfig) -> Bench<'a> {
+        Bench { step, san: SanModel::new(san), cycle: 0, next: SequencerOut::default() }
+    }
+
     /// One cycle with `i` (plus the SAN's outputs); returns the block's outputs.
     pub fn cycle(&mut self, mut i: SequencerIn) -> SequencerOut {
         let s = self.san.outputs(&SanIn::default());
-        i.rq_ready = s.rq_ready;
-        i.rs_valid = s.rs_valid;
-        i.rs_tag = s.rs_tag;
-        i.rs_status = s.rs_status;
-        let o = (self.step)(&i);
+        i.m_axis_rq_tready = s.m_axis_rq_tready;
+        i.s_axis_rs_tvalid = s.s_axis_rs_tvalid;
+        i.s_axis_rs_tag = s.s_axis_rs_tag;
+        i.s_axis_rs_status = s.s_axis_rs_status;
+        let (o, next) = (self.step)(&i);
         self.san.clock(&san_inputs(&o));
         self.cycle += 1;
+        self.next = next;
         o
     }
 
@@ -528,56 +579,69 @@ impl Bench<'_> {
         self.cycle(SequencerIn { reset: true, ..SequencerIn::default() });
     }
 
-    /// Offer `c` until taken and its response is out; returns (cycle taken, response).
+    /// Offer `c` until taken, then run until its response is valid in the coming cycle (the
+    /// cycle in which the caller may offer the next command). Returns (cycle taken,
+    /// response); fails unless the status is OK.
     pub fn command(&mut self, c: Command) -> Result<(u64, SequencerOut), String> {
         let mut taken = None;
         for _ in 0..10_000 {
-            let mut i = SequencerIn { rsp_ready: true, cpl_ready: true, ..SequencerIn::default() };
+            if let (Some(t), true) = (taken, self.next.m_axis_rsp_tvalid) {
+                let o = self.next;
+                if o.m_axis_rsp_status != rsp_status::OK {
+                    return Err(format!("command {c:?} refused: {o:?}"));
+                }
+                return Ok((t, o));
+            }
+            let mut i = ready_in();
             if taken.is_none() {
                 c.drive(&mut i);
             }
             let now = self.cycle;
             let o = self.cycle(i);
-            if taken.is_none() && o.cmd_ready {
+            if taken.is_none() && o.s_axis_cmd_tready {
                 taken = Some(now);
-            }
-            if let (Some(t), true) = (taken, o.rsp_valid) {
-                return Ok((t, o));
             }
         }
         Err(format!("command {c:?} not answered"))
     }
 
-    /// Start a transfer and run until its completion request; times it.
+    /// Start a transfer and run until its completion request; times it. Fails unless every
+    /// request succeeded and the whole length moved.
     pub fn transfer(&mut self, c: Command) -> Result<TransferTiming, String> {
         let beats0 = self.san.stats.beats;
-        let (start_taken, o) = self.command(c)?;
-        if o.rsp_status != rsp_status::OK {
-            return Err(format!("START refused: {o:?}"));
-        }
+        let requests0 = self.san.stats.requests;
+        let (start_taken, _) = self.command(c)?;
         let mut first_request = None;
         let mut last_response = 0;
         for _ in 0..(c.len as u64 / 4 + 100_000) {
             let now = self.cycle;
-            let i = SequencerIn { rsp_ready: true, cpl_ready: true, ..SequencerIn::default() };
-            let rs_now = self.san.outputs(&SanIn::default()).rs_valid;
-            let o = self.cycle(i);
+            let rs_now = self.san.outputs(&SanIn::default()).s_axis_rs_tvalid;
+            let o = self.cycle(ready_in());
             if rs_now {
                 last_response = now;
             }
-            if o.rq_valid && first_request.is_none() {
+            if o.m_axis_rq_tvalid && first_request.is_none() {
                 first_request = Some(now);
             }
-            if o.cpl_valid {
-                return Ok(TransferTiming {
+            if o.m_axis_cpl_tvalid {
+                let t = TransferTiming {
                     start_taken,
                     first_request: first_request.unwrap_or(now),
                     last_response,
                     completion: now,
                     beats: self.san.stats.beats - beats0,
-                    cpl_status: o.cpl_status,
-                    cpl_bytes: o.cpl_bytes,
-                });
+                    requests: self.san.stats.requests - requests0,
+                    status: o.m_axis_cpl_status,
+                    bytes: o.m_axis_cpl_bytes,
+                };
+                let s = &self.san.stats;
+                if t.status != 0 || t.bytes != c.len || t.beats != c.len.div_ceil(8) as u64 {
+                    return Err(format!("transfer {c:?} went wrong: {t:?}"));
+                }
+                if s.refused != 0 || s.errors_injected != 0 {
+                    return Err(format!("the SAN model refused or failed a request: {s:?}"));
+                }
+                return Ok(t);
             }
         }
         Err("transfer did not complete".into())
@@ -585,37 +649,46 @@ impl Bench<'_> {
 }
 
 /// Measure the figures on a block stepped by `step`, with parameters `p`: a 1 MiB transfer
-/// in read mode, then one in write mode, through an ideal SAN port.
-pub fn measure(
-    step: &mut dyn FnMut(&SequencerIn) -> SequencerOut,
-    p: &SequencerParams,
-) -> Result<SequencerFigures, String> {
-    let mut b = Bench { step, san: SanModel::new(SanConfig::ideal(p.san_latency)), cycle: 0 };
+/// in read mode (with the landing region's registration before it), then one in write mode,
+/// through the ideal SAN model; then a 1 MiB read through a SAN model without bandwidth
+/// limit. Every command's status and every transfer's outcome is checked.
+pub fn measure(step: Step<'_>, p: &SequencerParams) -> Result<SequencerFigures, String> {
+    let ideal = SanConfig::ideal(p.san_latency);
+    let unlimited = SanConfig { unlimited: true, ..SanConfig::ideal(p.san_latency) };
+    let mut b = Bench::new(step, ideal);
     b.reset();
+    // Read mode, the receiver: the advertisement has arrived.
+    let adv = b.cycle;
     let (_, o) = b.command(Command::register(1, access::LOCAL, 0x1_0000_0000, MIB))?;
-    if o.rsp_status != rsp_status::OK {
-        return Err(format!("REGISTER refused: {o:?}"));
-    }
-    let lkey = o.rsp_key;
+    let lkey = o.m_axis_rsp_key;
     let rd = b.transfer(Command::start(false, 1, 0x77, 0x2_0000_0000, 0x1234, MIB, lkey))?;
+    let san = b.san.stats;
+    let san_cycles = san.last_beat.unwrap_or(0) - san.first_beat.unwrap_or(0) + 1;
     let wr = b.transfer(Command::start(true, 1, 0x78, 0x3_0000_0000, 0x5678, MIB, lkey))?;
-    for t in [&rd, &wr] {
-        if t.cpl_status != 0 || t.cpl_bytes != MIB || t.beats != (MIB / 8) as u64 {
-            return Err(format!("1 MiB transfer went wrong: {t:?}"));
-        }
-    }
+    b.command(Command::deregister(1, lkey))?;
     let cycles = |t: &TransferTiming| t.completion - t.start_taken + 1;
+    let step = b.step;
+    let mut u = Bench::new(step, unlimited);
+    u.reset();
+    let (_, o) = u.command(Command::register(1, access::LOCAL, 0x1_0000_0000, MIB))?;
+    let lkey = o.m_axis_rsp_key;
+    let fast = u.transfer(Command::start(false, 1, 0x79, 0x2_0000_0000, 0x1234, MIB, lkey))?;
     Ok(SequencerFigures {
         read_beats_per_cycle: rd.beats as f64 / cycles(&rd) as f64,
         write_beats_per_cycle: wr.beats as f64 / cycles(&wr) as f64,
-        adv_to_read_cycles: rd.first_request - rd.start_taken,
+        adv_to_read_cycles: rd.first_request - adv,
+        start_to_read_cycles: rd.first_request - rd.start_taken,
         done_to_complete_cycles: u64::max(
             rd.completion - rd.last_response,
             wr.completion - wr.last_response,
         ),
+        issue_requests_per_cycle: fast.requests as f64 / cycles(&fast) as f64,
+        san_beats_per_cycle: rd.beats as f64 / san_cycles as f64,
         read_cycles: cycles(&rd),
         write_cycles: cycles(&wr),
         beats: rd.beats,
+        issue_requests: fast.requests,
+        issue_cycles: cycles(&fast),
     })
 }
 
@@ -625,7 +698,7 @@ pub fn model_figures(p: &SequencerParams) -> Result<SequencerFigures, String> {
     let mut step = |i: &SequencerIn| {
         let o = m.outputs(i);
         m.clock(i);
-        o
+        (o, m.outputs(&SequencerIn::default()))
     };
     measure(&mut step, p)
 }

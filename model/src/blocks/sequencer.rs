@@ -1,4 +1,4 @@
-//! Cycle-accurate model of the RDMA read/write sequencer (`hdl/src/sequencer.rs`).
+//! Cycle-accurate model of the RDMA read/write sequencer (`hdl/src/sequencer/`).
 //!
 //! The sequencer is the large-send half of the session protocol in hardware. It keeps
 //!
@@ -13,22 +13,25 @@
 //!   failure SendByCopy / WriteComplete{bytes 0}).
 //!
 //! and answers the peer's **remote-access checks** (the SAN target side): key valid and of
-//! this connection, access right, offset plus length within the region.
+//! this connection, access right, the absolute address range within the region.
 //!
 //! # Ports
-//! - `cmd_*` (in, valid/ready): commands from the engine, one response each on `rsp_*`.
-//! - `cpl_*` (out, valid/ready): completion requests, one per started transfer.
-//! - `rq_*` (out, valid/ready): RDMA requests to the SAN port.
-//! - `rs_*` (in, always ready): RDMA responses from the SAN port.
-//! - `ac_*` (in, valid/ready) and `ck_*` (out, valid/ready): remote-access checks.
-//! - `cnt_*`: 32-bit wrapping counters.
+//! Record channels (AXI4-Stream handshake, one port per field, `docs/HARDWARE.md`
+//! "Conventions"):
+//! - `s_axis_cmd_*` (in): commands from the engine, one response each on `m_axis_rsp_*`.
+//! - `m_axis_cpl_*` (out): completion requests, one per started transfer.
+//! - `m_axis_rq_*` (out): RDMA requests to the SAN port.
+//! - `s_axis_rs_*` (in): RDMA responses from the SAN port; `s_axis_rs_tready` is constant 1
+//!   (the sequencer always takes a response: the SAN port needs no buffer for them).
+//! - `s_axis_ac_*` (in) and `m_axis_ck_*` (out): remote-access checks.
+//! - `cnt_rd_index` (in) / `cnt_rd_data` (out): the counter bank's read port ([`cnt`]).
 //!
 //! Every output comes from a register: nothing depends combinationally on this cycle's
 //! inputs, so a `ready` input never reaches a `valid` or `ready` output in the same cycle.
 //!
 //! # Timing (cycle `t` is between edges `t` and `t + 1`)
 //! - A command taken in cycle `t` (VERDICT in `t + 1`, APPLY in `t + 2`) has its response on
-//!   `rsp_*` from cycle `t + 3`; `cmd_ready` is high again in cycle `t + 3`.
+//!   `rsp_*` from cycle `t + 3`; `s_axis_cmd_tready` is high again in cycle `t + 3`.
 //! - A `START_*` taken in cycle `t` has its first RDMA request on `rq_*` in cycle `t + 5`
 //!   (an op is picked one cycle, issued the next: at most one request every two cycles).
 //! - A response that ends a transfer, presented in cycle `t`, gives its completion request
@@ -38,8 +41,8 @@
 //! The model mirrors the hardware's registers one for one: [`SequencerModel::clock`] computes
 //! every register's next value from the current registers and inputs.
 
-use super::widgets::Skid;
-use crate::params::SequencerParams;
+use super::widgets::{CounterBank, Skid};
+use crate::params::{CNT_INDEX_BITS, SequencerParams};
 use crate::ports::CycleModel;
 
 crate::ports! {
@@ -48,109 +51,92 @@ crate::ports! {
         /// Synchronous reset: clears every register, counters included (not the table RAMs'
         /// contents, which nothing reads without a valid entry).
         reset: bool = 1,
-        cmd_valid: bool = 1,
+        s_axis_cmd_tvalid: bool = 1,
         /// [`cmd`]: REGISTER, DEREGISTER, START_READ, START_WRITE or ABORT.
-        cmd_op: u8 = 3,
-        cmd_conn: u8 = 8,
+        s_axis_cmd_op: u8 = 3,
+        s_axis_cmd_conn: u8 = 8,
         /// REGISTER: [`access`] (local, remote read, remote write).
-        cmd_access: u8 = 2,
+        s_axis_cmd_access: u8 = 2,
         /// REGISTER: the temporary allocation behind it failed (answered NOMEM).
-        cmd_nomem: bool = 1,
+        s_axis_cmd_nomem: bool = 1,
         /// START: the transfer id (the LargeSend's `mseq`), echoed on the completion.
-        cmd_xfer: u32 = 32,
+        s_axis_cmd_xfer: u32 = 32,
         /// REGISTER: the region's address; START: the peer's region address.
-        cmd_addr: u64 = 64,
+        s_axis_cmd_addr: u64 = 64,
         /// DEREGISTER: the key to release; START: the peer's key.
-        cmd_key: u32 = 32,
+        s_axis_cmd_key: u32 = 32,
         /// REGISTER: the region's length; START: the bytes to move.
-        cmd_len: u32 = 32,
+        s_axis_cmd_len: u32 = 32,
         /// START: the key of the local region (registered for local access).
-        cmd_lkey: u32 = 32,
-        rsp_ready: bool = 1,
-        cpl_ready: bool = 1,
-        rq_ready: bool = 1,
+        s_axis_cmd_lkey: u32 = 32,
+        m_axis_rsp_tready: bool = 1,
+        m_axis_cpl_tready: bool = 1,
+        m_axis_rq_tready: bool = 1,
         /// RDMA response (the sequencer always takes it).
-        rs_valid: bool = 1,
+        s_axis_rs_tvalid: bool = 1,
         /// The request's tag: slot `[3:0]`, generation `[7:4]`, segment number `[15:8]`.
-        rs_tag: u16 = 16,
-        /// 0 ok, else [`cpl_status`] 1..=5 (6 and 7 count as a transport error).
-        rs_status: u8 = 3,
+        s_axis_rs_tag: u16 = 16,
+        /// 0 ok, else a [`fault`] code 1..=6 (7 counts as a transport error).
+        s_axis_rs_status: u8 = 3,
         /// Remote-access check from the peer.
-        ac_valid: bool = 1,
-        ac_conn: u8 = 8,
-        ac_key: u32 = 32,
+        s_axis_ac_tvalid: bool = 1,
+        s_axis_ac_conn: u8 = 8,
+        s_axis_ac_key: u32 = 32,
         /// 1: the peer writes; 0: it reads.
-        ac_write: bool = 1,
-        ac_off: u32 = 32,
-        ac_len: u32 = 32,
-        ck_ready: bool = 1,
+        s_axis_ac_write: bool = 1,
+        /// The absolute address the peer's operation starts at (as its RDMA request carries it).
+        s_axis_ac_addr: u64 = 64,
+        s_axis_ac_len: u32 = 32,
+        m_axis_ck_tready: bool = 1,
+        /// Counter bank: the counter to read ([`cnt`]).
+        cnt_rd_index: u8 = CNT_INDEX_BITS,
     }
 }
 
 crate::ports! {
     /// Sequencer outputs.
     pub struct SequencerOut {
-        cmd_ready: bool = 1,
-        rsp_valid: bool = 1,
+        s_axis_cmd_tready: bool = 1,
+        m_axis_rsp_tvalid: bool = 1,
         /// The command answered.
-        rsp_op: u8 = 3,
-        rsp_conn: u8 = 8,
+        m_axis_rsp_op: u8 = 3,
+        m_axis_rsp_conn: u8 = 8,
         /// [`rsp_status`].
-        rsp_status: u8 = 3,
+        m_axis_rsp_status: u8 = 3,
         /// REGISTER: the new key; DEREGISTER: the key; START: the op slot; else 0.
-        rsp_key: u32 = 32,
-        /// DEREGISTER: the released region's length (0 when refused); else `cmd_len`.
-        rsp_len: u32 = 32,
-        cpl_valid: bool = 1,
-        cpl_conn: u8 = 8,
-        cpl_xfer: u32 = 32,
+        m_axis_rsp_key: u32 = 32,
+        /// DEREGISTER: the released region's length (0 when refused); else `s_axis_cmd_len`.
+        m_axis_rsp_len: u32 = 32,
+        m_axis_cpl_tvalid: bool = 1,
+        m_axis_cpl_conn: u8 = 8,
+        m_axis_cpl_xfer: u32 = 32,
         /// Bytes moved: the whole length on success, 0 otherwise.
-        cpl_bytes: u32 = 32,
+        m_axis_cpl_bytes: u32 = 32,
         /// 1: write mode (WriteComplete); 0: read mode (ReadComplete, or SendByCopy on failure).
-        cpl_write: bool = 1,
-        /// [`cpl_status`].
-        cpl_status: u8 = 3,
-        rq_valid: bool = 1,
-        rq_tag: u16 = 16,
-        rq_write: bool = 1,
-        rq_conn: u8 = 8,
-        rq_raddr: u64 = 64,
-        rq_rkey: u32 = 32,
-        rq_laddr: u64 = 64,
-        rq_lkey: u32 = 32,
-        rq_len: u32 = 32,
-        rs_ready: bool = 1,
-        ac_ready: bool = 1,
-        ck_valid: bool = 1,
-        ck_grant: bool = 1,
-        /// [`reason`].
-        ck_reason: u8 = 3,
-        /// On a grant: the local address (region address + offset); else 0.
-        ck_addr: u64 = 64,
-        /// REGISTER answered NOBUFS or NOMEM (WSAENOBUFS).
-        cnt_nobufs: u32 = 32,
-        /// DEREGISTER of a key that is not a live registration of that connection.
-        cnt_dereg_stale: u32 = 32,
-        /// Commands refused as BADDESC or BADCMD.
-        cnt_bad_desc: u32 = 32,
-        /// Commands refused as BUSY.
-        cnt_busy: u32 = 32,
-        /// RDMA error responses that failed a transfer.
-        cnt_rdma_err: u32 = 32,
-        /// Responses for no outstanding transfer.
-        cnt_stale: u32 = 32,
-        /// Responses for a live transfer but no request of it in flight.
-        cnt_dup: u32 = 32,
-        /// Transfers completed as aborted.
-        cnt_aborted: u32 = 32,
-        cnt_deny_key: u32 = 32,
-        cnt_deny_conn: u32 = 32,
-        cnt_deny_access: u32 = 32,
-        cnt_deny_bounds: u32 = 32,
+        m_axis_cpl_write: bool = 1,
+        /// [`fault`]: 0 ok, else the transfer's first error, or ABORTED.
+        m_axis_cpl_status: u8 = 3,
+        m_axis_rq_tvalid: bool = 1,
+        m_axis_rq_tag: u16 = 16,
+        m_axis_rq_write: bool = 1,
+        m_axis_rq_conn: u8 = 8,
+        m_axis_rq_raddr: u64 = 64,
+        m_axis_rq_rkey: u32 = 32,
+        m_axis_rq_laddr: u64 = 64,
+        m_axis_rq_lkey: u32 = 32,
+        m_axis_rq_len: u32 = 32,
+        s_axis_rs_tready: bool = 1,
+        s_axis_ac_tready: bool = 1,
+        m_axis_ck_tvalid: bool = 1,
+        m_axis_ck_grant: bool = 1,
+        /// [`fault`]: 0 grant, else BAD_KEY, CONNECTION, ACCESS or BOUNDS (first failing).
+        m_axis_ck_reason: u8 = 3,
+        /// Counter bank: the counter named by `cnt_rd_index` the cycle before ([`cnt`]).
+        cnt_rd_data: u32 = 32,
     }
 }
 
-/// Command codes (`cmd_op`).
+/// Command codes (`s_axis_cmd_op`).
 pub mod cmd {
     pub const REGISTER: u8 = 0;
     pub const DEREGISTER: u8 = 1;
@@ -159,7 +145,7 @@ pub mod cmd {
     pub const ABORT: u8 = 4;
 }
 
-/// Registration access (`cmd_access`).
+/// Registration access (`s_axis_cmd_access`).
 pub mod access {
     /// Local use: the target of an RDMA read or the source of an RDMA write.
     pub const LOCAL: u8 = 0;
@@ -174,12 +160,12 @@ pub mod rsp_status {
     pub const OK: u8 = 0;
     /// The registration table is full (WSAENOBUFS).
     pub const NOBUFS: u8 = 1;
-    /// The temporary allocation failed (`cmd_nomem`; WSAENOBUFS).
+    /// The temporary allocation failed (`s_axis_cmd_nomem`; WSAENOBUFS).
     pub const NOMEM: u8 = 2;
     /// DEREGISTER of a key that is not a live registration of that connection.
     pub const STALE: u8 = 3;
     /// A connection out of range, an invalid access, or a START whose local key is not a
-    /// live local registration of that connection at least `cmd_len` long.
+    /// live local registration of that connection at least `s_axis_cmd_len` long.
     pub const BADDESC: u8 = 4;
     /// START with every op slot taken, or DEREGISTER of a region a transfer is using.
     pub const BUSY: u8 = 5;
@@ -187,30 +173,9 @@ pub mod rsp_status {
     pub const BADCMD: u8 = 6;
 }
 
-/// Completion statuses (`cpl_status`); 1..=5 are the SAN's error codes (`rs_status`).
-pub mod cpl_status {
-    pub const OK: u8 = 0;
-    pub const BAD_KEY: u8 = 1;
-    pub const ACCESS_DENIED: u8 = 2;
-    pub const OUT_OF_BOUNDS: u8 = 3;
-    pub const TRANSPORT: u8 = 4;
-    pub const FLUSHED: u8 = 5;
-    /// The connection was aborted while the transfer ran.
-    pub const ABORTED: u8 = 6;
-}
-
-/// Remote-access check verdicts (`ck_reason`), in check order.
-pub mod reason {
-    pub const GRANT: u8 = 0;
-    /// The key is unknown, released, or its index holds another key.
-    pub const BAD_KEY: u8 = 1;
-    /// The key belongs to another connection.
-    pub const OTHER_CONN: u8 = 2;
-    /// The region does not grant that access.
-    pub const ACCESS: u8 = 3;
-    /// Offset plus length beyond the region.
-    pub const BOUNDS: u8 = 4;
-}
+/// Completion statuses (`m_axis_cpl_status`), check verdicts (`m_axis_ck_reason`) and RDMA response
+/// statuses (`s_axis_rs_status`) are the shared [`RdmaFault`](crate::status::RdmaFault) codes.
+pub use crate::status::fault;
 
 /// RDMA tags: slot `[3:0]`, generation `[7:4]`, segment number `[15:8]`.
 pub mod tag {
@@ -243,21 +208,78 @@ pub mod ost {
     pub const DONE: u8 = 2;
 }
 
-/// Counter indices, in port order.
+/// Counter indices (`cnt_rd_index`), grouped by the unit that counts them: each unit's
+/// counters are one lane ([`SeqCounters`]), because units count in the same cycle.
 pub mod cnt {
+    /// REGISTER answered NOBUFS or NOMEM (WSAENOBUFS). Command unit, as are 1 to 3.
     pub const NOBUFS: usize = 0;
+    /// DEREGISTER of a key that is not a live registration of that connection.
     pub const DEREG_STALE: usize = 1;
+    /// Commands refused as BADDESC or BADCMD.
     pub const BAD_DESC: usize = 2;
+    /// Commands refused as BUSY.
     pub const BUSY: usize = 3;
+    /// RDMA error responses that failed a transfer. Response unit, as are 5 and 6.
     pub const RDMA_ERR: usize = 4;
+    /// Responses for no running transfer (dropped).
     pub const STALE: usize = 5;
+    /// Responses for a running transfer but no request of it in flight (dropped).
     pub const DUP: usize = 6;
+    /// Transfers completed as aborted. Completion unit.
     pub const ABORTED: usize = 7;
+    /// Checks denied: bad key. Check unit, as are 9 to 11.
     pub const DENY_KEY: usize = 8;
     pub const DENY_CONN: usize = 9;
     pub const DENY_ACCESS: usize = 10;
     pub const DENY_BOUNDS: usize = 11;
     pub const COUNT: usize = 12;
+    /// The lanes: first counter and number of counters of each unit (command, response,
+    /// completion, check).
+    pub const LANES: [(usize, usize); 4] = [(0, 4), (4, 3), (7, 1), (8, 4)];
+}
+
+/// The sequencer's counters: one [`CounterBank`] per lane (a unit counts at most one event a
+/// cycle, but units count in the same cycle), read through one port: `cnt_rd_index` during
+/// cycle `t` selects during `t + 1` the bank's registered read data (selected by the index
+/// registered at edge `t + 1`), so the read port behaves as one bank's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeqCounters {
+    pub banks: [CounterBank; 4],
+    /// The registered read index.
+    pub rd_sel: u8,
+}
+
+impl Default for SeqCounters {
+    fn default() -> Self {
+        SeqCounters { banks: cnt::LANES.map(|(_, n)| CounterBank::new(n)), rd_sel: 0 }
+    }
+}
+
+impl SeqCounters {
+    fn lane(index: usize) -> Option<usize> {
+        cnt::LANES.iter().position(|&(b, n)| (b..b + n).contains(&index))
+    }
+
+    /// The read port's output this cycle.
+    pub fn rd_data(&self) -> u32 {
+        Self::lane(self.rd_sel as usize).map_or(0, |l| self.banks[l].rd_data())
+    }
+
+    /// A counter's value after the events so far have landed (for tests and figures).
+    pub fn get(&self, index: usize) -> u32 {
+        Self::lane(index).map_or(0, |l| self.banks[l].get(index - cnt::LANES[l].0))
+    }
+
+    /// Clock edge: each lane's event (a counter index of that lane), the index read.
+    pub fn clock(&mut self, events: [Option<usize>; 4], rd_index: u8) {
+        let rd = (rd_index as usize) & ((1 << CNT_INDEX_BITS) - 1);
+        for (l, b) in self.banks.iter_mut().enumerate() {
+            let base = cnt::LANES[l].0;
+            let mask = (1 << CNT_INDEX_BITS) - 1;
+            b.clock(events[l].map(|k| k - base), rd.wrapping_sub(base) & mask);
+        }
+        self.rd_sel = rd as u8;
+    }
 }
 
 /// Words in each registration-table RAM.
@@ -317,7 +339,7 @@ pub struct OpEntry {
     pub emask: u16,
     /// Requests in flight, by entry.
     pub inflight: u16,
-    /// 0, or the first error ([`cpl_status`]).
+    /// 0, or the first error ([`fault`]).
     pub status: u8,
 }
 
@@ -360,9 +382,9 @@ pub struct ChkRec {
     pub conn: u8,
     pub key: u32,
     pub write: bool,
-    pub off: u32,
-    /// `off + len`, 33 bits.
-    pub end: u64,
+    pub addr: u64,
+    /// `addr + len`, 65 bits.
+    pub end: u128,
     pub valid: bool,
     pub rconn: u8,
 }
@@ -372,7 +394,6 @@ pub struct ChkRec {
 pub struct CkRec {
     pub grant: bool,
     pub reason: u8,
-    pub addr: u64,
 }
 
 /// The sequencer's registers.
@@ -418,7 +439,7 @@ pub struct SequencerModel {
     pub s1_v: bool,
     pub s1: ChkRec,
     pub ck: Skid<CkRec>,
-    pub cnt: [u32; cnt::COUNT],
+    pub cnt: SeqCounters,
 }
 
 /// The registration-table index of a key.
@@ -469,7 +490,7 @@ impl SequencerModel {
             s1_v: false,
             s1: ChkRec::default(),
             ck: Skid::default(),
-            cnt: [0; cnt::COUNT],
+            cnt: SeqCounters::default(),
         }
     }
 
@@ -558,10 +579,9 @@ impl SequencerModel {
     }
 }
 
-fn bump(c: &mut u32, yes: bool) {
-    if yes {
-        *c = c.wrapping_add(1);
-    }
+/// The first counter whose condition holds (a lane's conditions exclude each other).
+fn event(conds: &[(usize, bool)]) -> Option<usize> {
+    conds.iter().find(|(_, c)| *c).map(|(k, _)| *k)
 }
 
 impl CycleModel for SequencerModel {
@@ -569,48 +589,35 @@ impl CycleModel for SequencerModel {
     type Out = SequencerOut;
 
     fn outputs(&self, _i: &SequencerIn) -> SequencerOut {
-        let c = &self.cnt;
         SequencerOut {
-            cmd_ready: self.cst == cst::IDLE,
-            rsp_valid: self.rsp_v,
-            rsp_op: self.rsp.op,
-            rsp_conn: self.rsp.conn,
-            rsp_status: self.rsp.status,
-            rsp_key: self.rsp.key,
-            rsp_len: self.rsp.len,
-            cpl_valid: self.cpl_v,
-            cpl_conn: self.cpl.conn,
-            cpl_xfer: self.cpl.xfer,
-            cpl_bytes: self.cpl.bytes,
-            cpl_write: self.cpl.write,
-            cpl_status: self.cpl.status,
-            rq_valid: self.rq_v,
-            rq_tag: self.rq.tag,
-            rq_write: self.rq.write,
-            rq_conn: self.rq.conn,
-            rq_raddr: self.rq.raddr,
-            rq_rkey: self.rq.rkey,
-            rq_laddr: self.rq.laddr,
-            rq_lkey: self.rq.lkey,
-            rq_len: self.rq.len,
-            rs_ready: true,
-            ac_ready: self.ac_rdy,
-            ck_valid: self.ck.out_valid,
-            ck_grant: self.ck.out.grant,
-            ck_reason: self.ck.out.reason,
-            ck_addr: self.ck.out.addr,
-            cnt_nobufs: c[cnt::NOBUFS],
-            cnt_dereg_stale: c[cnt::DEREG_STALE],
-            cnt_bad_desc: c[cnt::BAD_DESC],
-            cnt_busy: c[cnt::BUSY],
-            cnt_rdma_err: c[cnt::RDMA_ERR],
-            cnt_stale: c[cnt::STALE],
-            cnt_dup: c[cnt::DUP],
-            cnt_aborted: c[cnt::ABORTED],
-            cnt_deny_key: c[cnt::DENY_KEY],
-            cnt_deny_conn: c[cnt::DENY_CONN],
-            cnt_deny_access: c[cnt::DENY_ACCESS],
-            cnt_deny_bounds: c[cnt::DENY_BOUNDS],
+            s_axis_cmd_tready: self.cst == cst::IDLE,
+            m_axis_rsp_tvalid: self.rsp_v,
+            m_axis_rsp_op: self.rsp.op,
+            m_axis_rsp_conn: self.rsp.conn,
+            m_axis_rsp_status: self.rsp.status,
+            m_axis_rsp_key: self.rsp.key,
+            m_axis_rsp_len: self.rsp.len,
+            m_axis_cpl_tvalid: self.cpl_v,
+            m_axis_cpl_conn: self.cpl.conn,
+            m_axis_cpl_xfer: self.cpl.xfer,
+            m_axis_cpl_bytes: self.cpl.bytes,
+            m_axis_cpl_write: self.cpl.write,
+            m_axis_cpl_status: self.cpl.status,
+            m_axis_rq_tvalid: self.rq_v,
+            m_axis_rq_tag: self.rq.tag,
+            m_axis_rq_write: self.rq.write,
+            m_axis_rq_conn: self.rq.conn,
+            m_axis_rq_raddr: self.rq.raddr,
+            m_axis_rq_rkey: self.rq.rkey,
+            m_axis_rq_laddr: self.rq.laddr,
+            m_axis_rq_lkey: self.rq.lkey,
+            m_axis_rq_len: self.rq.len,
+            s_axis_rs_tready: true,
+            s_axis_ac_tready: self.ac_rdy,
+            m_axis_ck_tvalid: self.ck.out_valid,
+            m_axis_ck_grant: self.ck.out.grant,
+            m_axis_ck_reason: self.ck.out.reason,
+            cnt_rd_data: self.cnt.rd_data(),
         }
     }
 
@@ -623,13 +630,13 @@ impl CycleModel for SequencerModel {
         let wmask = p.window as u32 - 1;
 
         // The RAMs read at every edge, reset or not; their contents are never reset.
-        let cmd_addr = if q.cst == cst::IDLE {
-            key_idx(&p, cmd_key_of(i.cmd_op, i.cmd_key, i.cmd_lkey))
+        let cmd_ram_addr = if q.cst == cst::IDLE {
+            key_idx(&p, cmd_key_of(i.s_axis_cmd_op, i.s_axis_cmd_key, i.s_axis_cmd_lkey))
         } else {
             key_idx(&p, cmd_key_of(q.c.op, q.c.key, q.c.lkey))
         };
-        let rd_cmd = q.ram[cmd_addr];
-        let rd_chk = q.ram[key_idx(&p, i.ac_key)];
+        let rd_cmd = q.ram[cmd_ram_addr];
+        let rd_chk = q.ram[key_idx(&p, i.s_axis_ac_key)];
         if i.reset {
             let ram = self.ram;
             *self = SequencerModel::new(p);
@@ -641,9 +648,12 @@ impl CycleModel for SequencerModel {
         self.rd_cmd = rd_cmd;
         self.rd_chk = rd_chk;
 
+        // Each lane's counter event this cycle: command, response, completion, check.
+        let mut ev: [Option<usize>; 4] = [None; 4];
+
         // ---------------- completions ----------------
         let cpl_sel = q.cpl_pick();
-        let cpl_fire = cpl_sel.is_some() && (!q.cpl_v || i.cpl_ready);
+        let cpl_fire = cpl_sel.is_some() && (!q.cpl_v || i.m_axis_cpl_tready);
         if let (true, Some(s)) = (cpl_fire, cpl_sel) {
             let o = &q.ops[s];
             self.cpl = CplRec {
@@ -654,8 +664,8 @@ impl CycleModel for SequencerModel {
                 status: o.status,
             };
             self.cpl_v = true;
-            bump(&mut self.cnt[cnt::ABORTED], o.status == cpl_status::ABORTED);
-        } else if q.cpl_v && i.cpl_ready {
+            ev[2] = event(&[(cnt::ABORTED, o.status == fault::ABORTED)]);
+        } else if q.cpl_v && i.m_axis_cpl_tready {
             self.cpl_v = false;
         }
 
@@ -675,7 +685,7 @@ impl CycleModel for SequencerModel {
             let s = q.isel as usize;
             if !can[s] {
                 self.iv = false;
-            } else if !q.rq_v || i.rq_ready {
+            } else if !q.rq_v || i.m_axis_rq_tready {
                 fire_sel = Some(s);
                 self.iv = false;
             }
@@ -693,21 +703,21 @@ impl CycleModel for SequencerModel {
                 len: if o.lastseg { o.rem } else { seg },
             };
             self.rq_v = true;
-        } else if q.rq_v && i.rq_ready {
+        } else if q.rq_v && i.m_axis_rq_tready {
             self.rq_v = false;
         }
 
         // ---------------- responses ----------------
-        self.r_v = i.rs_valid;
-        self.r_tag = i.rs_tag;
-        self.r_st = i.rs_status;
+        self.r_v = i.s_axis_rs_tvalid;
+        self.r_tag = i.s_axis_rs_tag;
+        self.r_st = i.s_axis_rs_status;
         let slot = tag::slot(q.r_tag) as usize;
         let tgen = tag::generation(q.r_tag);
         let rseq = tag::seq(q.r_tag);
         let eh: u16 = 1 << (rseq as u32 & wmask);
         let err = match q.r_st & 7 {
             0 => 0,
-            s if s >= 6 => cpl_status::TRANSPORT,
+            s if s >= fault::FIRST_NOT_SAN => fault::TRANSPORT,
             s => s,
         };
         let mut any_mine = false;
@@ -720,9 +730,11 @@ impl CycleModel for SequencerModel {
             any_mine |= mine;
         }
         let any_good = good.iter().any(|g| *g);
-        bump(&mut self.cnt[cnt::STALE], q.r_v && !any_mine);
-        bump(&mut self.cnt[cnt::DUP], any_mine && !any_good);
-        bump(&mut self.cnt[cnt::RDMA_ERR], any_good && err != 0);
+        ev[1] = event(&[
+            (cnt::STALE, q.r_v && !any_mine),
+            (cnt::DUP, any_mine && !any_good),
+            (cnt::RDMA_ERR, any_good && err != 0),
+        ]);
 
         // ---------------- op table ----------------
         for (k, &g) in good.iter().enumerate() {
@@ -753,18 +765,18 @@ impl CycleModel for SequencerModel {
         }
 
         // ---------------- command unit ----------------
-        let accept_cmd = q.cst == cst::IDLE && i.cmd_valid;
+        let accept_cmd = q.cst == cst::IDLE && i.s_axis_cmd_tvalid;
         if accept_cmd {
             self.c = CmdRec {
-                op: i.cmd_op & 7,
-                conn: i.cmd_conn,
-                access: i.cmd_access & 3,
-                nomem: i.cmd_nomem,
-                xfer: i.cmd_xfer,
-                addr: i.cmd_addr,
-                key: i.cmd_key,
-                len: i.cmd_len,
-                lkey: i.cmd_lkey,
+                op: i.s_axis_cmd_op & 7,
+                conn: i.s_axis_cmd_conn,
+                access: i.s_axis_cmd_access & 3,
+                nomem: i.s_axis_cmd_nomem,
+                xfer: i.s_axis_cmd_xfer,
+                addr: i.s_axis_cmd_addr,
+                key: i.s_axis_cmd_key,
+                len: i.s_axis_cmd_len,
+                lkey: i.s_axis_cmd_lkey,
             };
             self.cst = cst::VERDICT;
         }
@@ -775,7 +787,7 @@ impl CycleModel for SequencerModel {
             self.v_oslot = o;
             self.cst = cst::APPLY;
         }
-        let apply = q.cst == cst::APPLY && (!q.rsp_v || i.rsp_ready);
+        let apply = q.cst == cst::APPLY && (!q.rsp_v || i.m_axis_rsp_tready);
         if apply {
             let c = q.c;
             let ok = q.v_status == rsp_status::OK;
@@ -821,7 +833,7 @@ impl CycleModel for SequencerModel {
                         let leaving = cpl_fire && cpl_sel == Some(k);
                         if o.st != ost::FREE && o.conn == c.conn && !leaving {
                             self.ops[k].st = ost::DONE;
-                            self.ops[k].status = cpl_status::ABORTED;
+                            self.ops[k].status = fault::ABORTED;
                         }
                     }
                     for j in 0..nregs {
@@ -848,16 +860,18 @@ impl CycleModel for SequencerModel {
             self.cst = cst::IDLE;
             use rsp_status::*;
             let s = q.v_status;
-            bump(&mut self.cnt[cnt::NOBUFS], s == NOBUFS || s == NOMEM);
-            bump(&mut self.cnt[cnt::DEREG_STALE], s == STALE);
-            bump(&mut self.cnt[cnt::BAD_DESC], s == BADDESC || s == BADCMD);
-            bump(&mut self.cnt[cnt::BUSY], s == BUSY);
-        } else if q.rsp_v && i.rsp_ready {
+            ev[0] = event(&[
+                (cnt::NOBUFS, s == NOBUFS || s == NOMEM),
+                (cnt::DEREG_STALE, s == STALE),
+                (cnt::BAD_DESC, s == BADDESC || s == BADCMD),
+                (cnt::BUSY, s == BUSY),
+            ]);
+        } else if q.rsp_v && i.m_axis_rsp_tready {
             self.rsp_v = false;
         }
 
         // ---------------- remote-access checks ----------------
-        let acc = i.ac_valid && q.ac_rdy;
+        let acc = i.s_axis_ac_tvalid && q.ac_rdy;
         let mut push = None;
         if q.s1_v {
             let s = &q.s1;
@@ -869,43 +883,43 @@ impl CycleModel for SequencerModel {
             } else {
                 rd.access == access::REMOTE_READ
             };
-            let bnd_ok = s.end <= rd.len as u64;
+            // `base <= addr && addr + len <= base + rlen`, in 65 bits (no wrap).
+            let bnd_ok = s.addr >= rd.addr && s.end <= rd.addr as u128 + rd.len as u128;
             let r = if !key_ok {
-                reason::BAD_KEY
+                fault::BAD_KEY
             } else if !conn_ok {
-                reason::OTHER_CONN
+                fault::CONNECTION
             } else if !acc_ok {
-                reason::ACCESS
+                fault::ACCESS
             } else if !bnd_ok {
-                reason::BOUNDS
+                fault::BOUNDS
             } else {
-                reason::GRANT
+                fault::OK
             };
-            let grant = r == reason::GRANT;
-            push = Some(CkRec {
-                grant,
-                reason: r,
-                addr: if grant { rd.addr.wrapping_add(s.off as u64) } else { 0 },
-            });
-            bump(&mut self.cnt[cnt::DENY_KEY], r == reason::BAD_KEY);
-            bump(&mut self.cnt[cnt::DENY_CONN], r == reason::OTHER_CONN);
-            bump(&mut self.cnt[cnt::DENY_ACCESS], r == reason::ACCESS);
-            bump(&mut self.cnt[cnt::DENY_BOUNDS], r == reason::BOUNDS);
+            let grant = r == fault::OK;
+            push = Some(CkRec { grant, reason: r });
+            ev[3] = event(&[
+                (cnt::DENY_KEY, r == fault::BAD_KEY),
+                (cnt::DENY_CONN, r == fault::CONNECTION),
+                (cnt::DENY_ACCESS, r == fault::ACCESS),
+                (cnt::DENY_BOUNDS, r == fault::BOUNDS),
+            ]);
         }
         self.s1_v = acc;
         if acc {
-            let idx = key_idx(&p, i.ac_key);
+            let idx = key_idx(&p, i.s_axis_ac_key);
             self.s1 = ChkRec {
-                conn: i.ac_conn,
-                key: i.ac_key,
-                write: i.ac_write,
-                off: i.ac_off,
-                end: i.ac_off as u64 + i.ac_len as u64,
+                conn: i.s_axis_ac_conn,
+                key: i.s_axis_ac_key,
+                write: i.s_axis_ac_write,
+                addr: i.s_axis_ac_addr,
+                end: i.s_axis_ac_addr as u128 + i.s_axis_ac_len as u128,
                 valid: q.valid[idx],
                 rconn: q.rconn[idx],
             };
         }
-        self.ck.clock(i.ck_ready, push);
+        self.ck.clock(i.m_axis_ck_tready, push);
+        self.cnt.clock(ev, i.cnt_rd_index);
         // At most two checks anywhere in the unit, so the one in S1 always finds a slot.
         let held = self.s1_v as u8 + self.ck.out_valid as u8 + self.ck.skid_valid as u8;
         self.ac_rdy = held < 2;

@@ -98,3 +98,35 @@ mod tests {
         assert_eq!(b.rd_data(), 0);
     }
 }
+
+crate::ports! {
+    /// The counter bank's inputs (the widget's own tests).
+    pub struct CounterBankIn {
+        reset: bool = 1,
+        inc: bool = 1,
+        inc_index: u8 = crate::params::CNT_INDEX_BITS,
+        rd_index: u8 = crate::params::CNT_INDEX_BITS,
+    }
+}
+
+crate::ports! {
+    /// The counter bank's outputs.
+    pub struct CounterBankOut {
+        rd_data: u32 = 32,
+    }
+}
+
+impl crate::ports::CycleModel for CounterBank {
+    type In = CounterBankIn;
+    type Out = CounterBankOut;
+    fn outputs(&self, _i: &CounterBankIn) -> CounterBankOut {
+        CounterBankOut { rd_data: self.rd_data() }
+    }
+    fn clock(&mut self, i: &CounterBankIn) {
+        if i.reset {
+            self.reset();
+        } else {
+            self.clock(i.inc.then_some(i.inc_index as usize), i.rd_index as usize);
+        }
+    }
+}

@@ -23,17 +23,24 @@
 //!   by the tag: slot, generation (stale otherwise), and the request in flight whose segment
 //!   number the tag carries (a duplicate otherwise).
 //! - **Completions**: the lowest op whose transfer is done leaves when the output is free.
-//! - **Checks**: a two-stage pipeline (RAM read, verdict) into an output register with one
-//!   skid slot; `ac_ready` admits a check only while at most one is held.
+//! - **Checks**: their own block, [`AccessChecker`] (`checks.rs`): a two-stage pipeline (RAM
+//!   read, verdict) into a `SkidBuffer`; `s_axis_ac_tready` admits a check only while at most
+//!   one is held. It owns the check copy of the table RAM and its counter lane.
+//! - **Counters**: one `CounterBank` per unit (command, response, completion; the checker's
+//!   inside it), read through one registered index (`cnt_rd_index`/`cnt_rd_data`).
 //!
-//! Every output comes from a register; `ac_ready`, `cmd_ready` and `rs_ready` depend on
-//! registers only.
+//! Every output comes from a register (or a multiplexer or inverter of registers);
+//! `s_axis_ac_tready`, `s_axis_cmd_tready` and `s_axis_rs_tready` depend on registers only.
 
 use rust_hdl::prelude::*;
-use sanswitch_model::blocks::sequencer::{
-    MAX_OPS, access, cmd, cpl_status, cst, ost, reason, rsp_status,
-};
+use sanswitch_model::blocks::sequencer::{MAX_OPS, access, cmd, cnt, cst, fault, ost, rsp_status};
 use sanswitch_model::params::SequencerParams;
+
+mod checks;
+pub use checks::{AccessChecker, ChkRec};
+
+use crate::widgets::CounterBank;
+use crate::widgets::counter_bank::IDX;
 
 /// A registration-table RAM word.
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
@@ -77,24 +84,11 @@ pub struct RqRec {
     pub len: Bits<32>,
 }
 
-/// A check taken, with the table facts sampled when it was taken.
-#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
-pub struct ChkRec {
-    pub conn: Bits<8>,
-    pub key: Bits<32>,
-    pub write: Bit,
-    pub off: Bits<32>,
-    pub span_end: Bits<33>,
-    pub valid: Bit,
-    pub rconn: Bits<8>,
-}
-
 /// A check's answer.
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct CkRec {
     pub grant: Bit,
     pub reason: Bits<3>,
-    pub addr: Bits<64>,
 }
 
 /// The sequencer (see the module documentation).
@@ -102,70 +96,59 @@ pub struct CkRec {
 pub struct Sequencer {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub cmd_valid: Signal<In, Bit>,
-    pub cmd_op: Signal<In, Bits<3>>,
-    pub cmd_conn: Signal<In, Bits<8>>,
-    pub cmd_access: Signal<In, Bits<2>>,
-    pub cmd_nomem: Signal<In, Bit>,
-    pub cmd_xfer: Signal<In, Bits<32>>,
-    pub cmd_addr: Signal<In, Bits<64>>,
-    pub cmd_key: Signal<In, Bits<32>>,
-    pub cmd_len: Signal<In, Bits<32>>,
-    pub cmd_lkey: Signal<In, Bits<32>>,
-    pub rsp_ready: Signal<In, Bit>,
-    pub cpl_ready: Signal<In, Bit>,
-    pub rq_ready: Signal<In, Bit>,
-    pub rs_valid: Signal<In, Bit>,
-    pub rs_tag: Signal<In, Bits<16>>,
-    pub rs_status: Signal<In, Bits<3>>,
-    pub ac_valid: Signal<In, Bit>,
-    pub ac_conn: Signal<In, Bits<8>>,
-    pub ac_key: Signal<In, Bits<32>>,
-    pub ac_write: Signal<In, Bit>,
-    pub ac_off: Signal<In, Bits<32>>,
-    pub ac_len: Signal<In, Bits<32>>,
-    pub ck_ready: Signal<In, Bit>,
+    pub s_axis_cmd_tvalid: Signal<In, Bit>,
+    pub s_axis_cmd_op: Signal<In, Bits<3>>,
+    pub s_axis_cmd_conn: Signal<In, Bits<8>>,
+    pub s_axis_cmd_access: Signal<In, Bits<2>>,
+    pub s_axis_cmd_nomem: Signal<In, Bit>,
+    pub s_axis_cmd_xfer: Signal<In, Bits<32>>,
+    pub s_axis_cmd_addr: Signal<In, Bits<64>>,
+    pub s_axis_cmd_key: Signal<In, Bits<32>>,
+    pub s_axis_cmd_len: Signal<In, Bits<32>>,
+    pub s_axis_cmd_lkey: Signal<In, Bits<32>>,
+    pub m_axis_rsp_tready: Signal<In, Bit>,
+    pub m_axis_cpl_tready: Signal<In, Bit>,
+    pub m_axis_rq_tready: Signal<In, Bit>,
+    pub s_axis_rs_tvalid: Signal<In, Bit>,
+    pub s_axis_rs_tag: Signal<In, Bits<16>>,
+    pub s_axis_rs_status: Signal<In, Bits<3>>,
+    pub s_axis_ac_tvalid: Signal<In, Bit>,
+    pub s_axis_ac_conn: Signal<In, Bits<8>>,
+    pub s_axis_ac_key: Signal<In, Bits<32>>,
+    pub s_axis_ac_write: Signal<In, Bit>,
+    pub s_axis_ac_addr: Signal<In, Bits<64>>,
+    pub s_axis_ac_len: Signal<In, Bits<32>>,
+    pub m_axis_ck_tready: Signal<In, Bit>,
+    pub cnt_rd_index: Signal<In, Bits<IDX>>,
 
-    pub cmd_ready: Signal<Out, Bit>,
-    pub rsp_valid: Signal<Out, Bit>,
-    pub rsp_op: Signal<Out, Bits<3>>,
-    pub rsp_conn: Signal<Out, Bits<8>>,
-    pub rsp_status: Signal<Out, Bits<3>>,
-    pub rsp_key: Signal<Out, Bits<32>>,
-    pub rsp_len: Signal<Out, Bits<32>>,
-    pub cpl_valid: Signal<Out, Bit>,
-    pub cpl_conn: Signal<Out, Bits<8>>,
-    pub cpl_xfer: Signal<Out, Bits<32>>,
-    pub cpl_bytes: Signal<Out, Bits<32>>,
-    pub cpl_write: Signal<Out, Bit>,
-    pub cpl_status: Signal<Out, Bits<3>>,
-    pub rq_valid: Signal<Out, Bit>,
-    pub rq_tag: Signal<Out, Bits<16>>,
-    pub rq_write: Signal<Out, Bit>,
-    pub rq_conn: Signal<Out, Bits<8>>,
-    pub rq_raddr: Signal<Out, Bits<64>>,
-    pub rq_rkey: Signal<Out, Bits<32>>,
-    pub rq_laddr: Signal<Out, Bits<64>>,
-    pub rq_lkey: Signal<Out, Bits<32>>,
-    pub rq_len: Signal<Out, Bits<32>>,
-    pub rs_ready: Signal<Out, Bit>,
-    pub ac_ready: Signal<Out, Bit>,
-    pub ck_valid: Signal<Out, Bit>,
-    pub ck_grant: Signal<Out, Bit>,
-    pub ck_reason: Signal<Out, Bits<3>>,
-    pub ck_addr: Signal<Out, Bits<64>>,
-    pub cnt_nobufs: Signal<Out, Bits<32>>,
-    pub cnt_dereg_stale: Signal<Out, Bits<32>>,
-    pub cnt_bad_desc: Signal<Out, Bits<32>>,
-    pub cnt_busy: Signal<Out, Bits<32>>,
-    pub cnt_rdma_err: Signal<Out, Bits<32>>,
-    pub cnt_stale: Signal<Out, Bits<32>>,
-    pub cnt_dup: Signal<Out, Bits<32>>,
-    pub cnt_aborted: Signal<Out, Bits<32>>,
-    pub cnt_deny_key: Signal<Out, Bits<32>>,
-    pub cnt_deny_conn: Signal<Out, Bits<32>>,
-    pub cnt_deny_access: Signal<Out, Bits<32>>,
-    pub cnt_deny_bounds: Signal<Out, Bits<32>>,
+    pub s_axis_cmd_tready: Signal<Out, Bit>,
+    pub m_axis_rsp_tvalid: Signal<Out, Bit>,
+    pub m_axis_rsp_op: Signal<Out, Bits<3>>,
+    pub m_axis_rsp_conn: Signal<Out, Bits<8>>,
+    pub m_axis_rsp_status: Signal<Out, Bits<3>>,
+    pub m_axis_rsp_key: Signal<Out, Bits<32>>,
+    pub m_axis_rsp_len: Signal<Out, Bits<32>>,
+    pub m_axis_cpl_tvalid: Signal<Out, Bit>,
+    pub m_axis_cpl_conn: Signal<Out, Bits<8>>,
+    pub m_axis_cpl_xfer: Signal<Out, Bits<32>>,
+    pub m_axis_cpl_bytes: Signal<Out, Bits<32>>,
+    pub m_axis_cpl_write: Signal<Out, Bit>,
+    pub m_axis_cpl_status: Signal<Out, Bits<3>>,
+    pub m_axis_rq_tvalid: Signal<Out, Bit>,
+    pub m_axis_rq_tag: Signal<Out, Bits<16>>,
+    pub m_axis_rq_write: Signal<Out, Bit>,
+    pub m_axis_rq_conn: Signal<Out, Bits<8>>,
+    pub m_axis_rq_raddr: Signal<Out, Bits<64>>,
+    pub m_axis_rq_rkey: Signal<Out, Bits<32>>,
+    pub m_axis_rq_laddr: Signal<Out, Bits<64>>,
+    pub m_axis_rq_lkey: Signal<Out, Bits<32>>,
+    pub m_axis_rq_len: Signal<Out, Bits<32>>,
+    pub s_axis_rs_tready: Signal<Out, Bit>,
+    pub s_axis_ac_tready: Signal<Out, Bit>,
+    pub m_axis_ck_tvalid: Signal<Out, Bit>,
+    pub m_axis_ck_grant: Signal<Out, Bit>,
+    pub m_axis_ck_reason: Signal<Out, Bits<3>>,
+    pub cnt_rd_data: Signal<Out, Bits<32>>,
 
     // --- command unit ---
     cst: DFF<Bits<2>>,
@@ -187,7 +170,6 @@ pub struct Sequencer {
     r_valid: Vec<DFF<Bit>>,
     r_conn: Vec<DFF<Bits<8>>>,
     tab_c: RAM<RegRec, 5>,
-    tab_k: RAM<RegRec, 5>,
     knext: DFFWithInit<Bits<32>>,
     // --- op table ---
     o_st: Vec<DFF<Bits<2>>>,
@@ -222,25 +204,22 @@ pub struct Sequencer {
     cpl_v: DFF<Bit>,
     cpl_q: DFF<CplRec>,
     // --- checks ---
-    ac_rdy: DFFWithInit<Bit>,
-    s1_v: DFF<Bit>,
-    s1_q: DFF<ChkRec>,
-    ck_out_v: DFF<Bit>,
-    ck_out: DFF<CkRec>,
-    ck_skid_v: DFF<Bit>,
-    ck_skid: DFF<CkRec>,
-    n_nobufs: DFF<Bits<32>>,
-    n_dereg_stale: DFF<Bits<32>>,
-    n_bad_desc: DFF<Bits<32>>,
-    n_busy: DFF<Bits<32>>,
-    n_rdma_err: DFF<Bits<32>>,
-    n_stale: DFF<Bits<32>>,
-    n_dup: DFF<Bits<32>>,
-    n_aborted: DFF<Bits<32>>,
-    n_deny_key: DFF<Bits<32>>,
-    n_deny_conn: DFF<Bits<32>>,
-    n_deny_access: DFF<Bits<32>>,
-    n_deny_bounds: DFF<Bits<32>>,
+    // --- counters: one bank per unit (lane), one read port ---
+    cnt_cmd: CounterBank,
+    cnt_rs: CounterBank,
+    cnt_cpl: CounterBank,
+    cnt_sel: DFF<Bits<IDX>>,
+    // --- remote-access checks (with their counter lane and table RAM copy) ---
+    chk: AccessChecker,
+    // Counter indices ([`cnt`]) and lane bounds.
+    k_ci0: Constant<Bits<IDX>>,
+    k_ci1: Constant<Bits<IDX>>,
+    k_ci2: Constant<Bits<IDX>>,
+    k_ci3: Constant<Bits<IDX>>,
+    k_ci4: Constant<Bits<IDX>>,
+    k_ci7: Constant<Bits<IDX>>,
+    k_ci8: Constant<Bits<IDX>>,
+    k_ci12: Constant<Bits<IDX>>,
 
     // --- constants ---
     k_idx5: Vec<Constant<Bits<5>>>,
@@ -261,8 +240,6 @@ pub struct Sequencer {
     k_cmd_write: Constant<Bits<3>>,
     k_cmd_abort: Constant<Bits<3>>,
     k_acc_local: Constant<Bits<2>>,
-    k_acc_rr: Constant<Bits<2>>,
-    k_acc_rw: Constant<Bits<2>>,
     k_acc_bad: Constant<Bits<2>>,
     k_s_ok: Constant<Bits<3>>,
     k_s_nobufs: Constant<Bits<3>>,
@@ -274,10 +251,6 @@ pub struct Sequencer {
     k_cs_transport: Constant<Bits<3>>,
     k_cs_aborted: Constant<Bits<3>>,
     k_cs_first_bad: Constant<Bits<3>>,
-    k_rs_key: Constant<Bits<3>>,
-    k_rs_conn: Constant<Bits<3>>,
-    k_rs_access: Constant<Bits<3>>,
-    k_rs_bounds: Constant<Bits<3>>,
     k_st_free: Constant<Bits<2>>,
     k_st_run: Constant<Bits<2>>,
     k_st_done: Constant<Bits<2>>,
@@ -287,8 +260,6 @@ pub struct Sequencer {
     k_rsp_zero: Constant<RspRec>,
     k_cpl_zero: Constant<CplRec>,
     k_rq_zero: Constant<RqRec>,
-    k_chk_zero: Constant<ChkRec>,
-    k_ck_zero: Constant<CkRec>,
 
     // --- combinational: completions ---
     cdone: Vec<Signal<Local, Bit>>,
@@ -373,18 +344,6 @@ pub struct Sequencer {
     regrec: Signal<Local, RegRec>,
     rsprec: Signal<Local, RspRec>,
     // --- checks ---
-    acc: Signal<Local, Bit>,
-    a_valid: Signal<Local, Bit>,
-    a_rconn: Signal<Local, Bits<8>>,
-    a_idx: Signal<Local, Bits<5>>,
-    chkrec: Signal<Local, ChkRec>,
-    key_ok: Signal<Local, Bit>,
-    conn_ok2: Signal<Local, Bit>,
-    acc_ok: Signal<Local, Bit>,
-    bnd_ok: Signal<Local, Bit>,
-    ckrec: Signal<Local, CkRec>,
-    n_out_v: Signal<Local, Bit>,
-    n_skid_v: Signal<Local, Bit>,
 }
 
 fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
@@ -405,69 +364,58 @@ impl Sequencer {
         Sequencer {
             clock: Default::default(),
             reset: Default::default(),
-            cmd_valid: Default::default(),
-            cmd_op: Default::default(),
-            cmd_conn: Default::default(),
-            cmd_access: Default::default(),
-            cmd_nomem: Default::default(),
-            cmd_xfer: Default::default(),
-            cmd_addr: Default::default(),
-            cmd_key: Default::default(),
-            cmd_len: Default::default(),
-            cmd_lkey: Default::default(),
-            rsp_ready: Default::default(),
-            cpl_ready: Default::default(),
-            rq_ready: Default::default(),
-            rs_valid: Default::default(),
-            rs_tag: Default::default(),
-            rs_status: Default::default(),
-            ac_valid: Default::default(),
-            ac_conn: Default::default(),
-            ac_key: Default::default(),
-            ac_write: Default::default(),
-            ac_off: Default::default(),
-            ac_len: Default::default(),
-            ck_ready: Default::default(),
-            cmd_ready: Default::default(),
-            rsp_valid: Default::default(),
-            rsp_op: Default::default(),
-            rsp_conn: Default::default(),
-            rsp_status: Default::default(),
-            rsp_key: Default::default(),
-            rsp_len: Default::default(),
-            cpl_valid: Default::default(),
-            cpl_conn: Default::default(),
-            cpl_xfer: Default::default(),
-            cpl_bytes: Default::default(),
-            cpl_write: Default::default(),
-            cpl_status: Default::default(),
-            rq_valid: Default::default(),
-            rq_tag: Default::default(),
-            rq_write: Default::default(),
-            rq_conn: Default::default(),
-            rq_raddr: Default::default(),
-            rq_rkey: Default::default(),
-            rq_laddr: Default::default(),
-            rq_lkey: Default::default(),
-            rq_len: Default::default(),
-            rs_ready: Default::default(),
-            ac_ready: Default::default(),
-            ck_valid: Default::default(),
-            ck_grant: Default::default(),
-            ck_reason: Default::default(),
-            ck_addr: Default::default(),
-            cnt_nobufs: Default::default(),
-            cnt_dereg_stale: Default::default(),
-            cnt_bad_desc: Default::default(),
-            cnt_busy: Default::default(),
-            cnt_rdma_err: Default::default(),
-            cnt_stale: Default::default(),
-            cnt_dup: Default::default(),
-            cnt_aborted: Default::default(),
-            cnt_deny_key: Default::default(),
-            cnt_deny_conn: Default::default(),
-            cnt_deny_access: Default::default(),
-            cnt_deny_bounds: Default::default(),
+            s_axis_cmd_tvalid: Default::default(),
+            s_axis_cmd_op: Default::default(),
+            s_axis_cmd_conn: Default::default(),
+            s_axis_cmd_access: Default::default(),
+            s_axis_cmd_nomem: Default::default(),
+            s_axis_cmd_xfer: Default::default(),
+            s_axis_cmd_addr: Default::default(),
+            s_axis_cmd_key: Default::default(),
+            s_axis_cmd_len: Default::default(),
+            s_axis_cmd_lkey: Default::default(),
+            m_axis_rsp_tready: Default::default(),
+            m_axis_cpl_tready: Default::default(),
+            m_axis_rq_tready: Default::default(),
+            s_axis_rs_tvalid: Default::default(),
+            s_axis_rs_tag: Default::default(),
+            s_axis_rs_status: Default::default(),
+            s_axis_ac_tvalid: Default::default(),
+            s_axis_ac_conn: Default::default(),
+            s_axis_ac_key: Default::default(),
+            s_axis_ac_write: Default::default(),
+            s_axis_ac_addr: Default::default(),
+            s_axis_ac_len: Default::default(),
+            m_axis_ck_tready: Default::default(),
+            cnt_rd_index: Default::default(),
+            s_axis_cmd_tready: Default::default(),
+            m_axis_rsp_tvalid: Default::default(),
+            m_axis_rsp_op: Default::default(),
+            m_axis_rsp_conn: Default::default(),
+            m_axis_rsp_status: Default::default(),
+            m_axis_rsp_key: Default::default(),
+            m_axis_rsp_len: Default::default(),
+            m_axis_cpl_tvalid: Default::default(),
+            m_axis_cpl_conn: Default::default(),
+            m_axis_cpl_xfer: Default::default(),
+            m_axis_cpl_bytes: Default::default(),
+            m_axis_cpl_write: Default::default(),
+            m_axis_cpl_status: Default::default(),
+            m_axis_rq_tvalid: Default::default(),
+            m_axis_rq_tag: Default::default(),
+            m_axis_rq_write: Default::default(),
+            m_axis_rq_conn: Default::default(),
+            m_axis_rq_raddr: Default::default(),
+            m_axis_rq_rkey: Default::default(),
+            m_axis_rq_laddr: Default::default(),
+            m_axis_rq_lkey: Default::default(),
+            m_axis_rq_len: Default::default(),
+            s_axis_rs_tready: Default::default(),
+            s_axis_ac_tready: Default::default(),
+            m_axis_ck_tvalid: Default::default(),
+            m_axis_ck_grant: Default::default(),
+            m_axis_ck_reason: Default::default(),
+            cnt_rd_data: Default::default(),
             cst: Default::default(),
             c_op: Default::default(),
             c_conn: Default::default(),
@@ -486,7 +434,6 @@ impl Sequencer {
             r_valid: v(nregs),
             r_conn: v(nregs),
             tab_c: Default::default(),
-            tab_k: Default::default(),
             knext: DFFWithInit::new((p.reg_entries as u64).into()),
             o_st: v(nops),
             o_gen: v(nops),
@@ -516,25 +463,19 @@ impl Sequencer {
             r_st: Default::default(),
             cpl_v: Default::default(),
             cpl_q: Default::default(),
-            ac_rdy: DFFWithInit::new(true),
-            s1_v: Default::default(),
-            s1_q: Default::default(),
-            ck_out_v: Default::default(),
-            ck_out: Default::default(),
-            ck_skid_v: Default::default(),
-            ck_skid: Default::default(),
-            n_nobufs: Default::default(),
-            n_dereg_stale: Default::default(),
-            n_bad_desc: Default::default(),
-            n_busy: Default::default(),
-            n_rdma_err: Default::default(),
-            n_stale: Default::default(),
-            n_dup: Default::default(),
-            n_aborted: Default::default(),
-            n_deny_key: Default::default(),
-            n_deny_conn: Default::default(),
-            n_deny_access: Default::default(),
-            n_deny_bounds: Default::default(),
+            cnt_cmd: CounterBank::new(cnt::LANES[0].1),
+            cnt_rs: CounterBank::new(cnt::LANES[1].1),
+            cnt_cpl: CounterBank::new(cnt::LANES[2].1),
+            cnt_sel: Default::default(),
+            chk: AccessChecker::new(p.reg_entries as u32),
+            k_ci0: c(0),
+            k_ci1: c(1),
+            k_ci2: c(2),
+            k_ci3: c(3),
+            k_ci4: c(cnt::LANES[1].0 as u64),
+            k_ci7: c(cnt::LANES[2].0 as u64),
+            k_ci8: c(cnt::LANES[3].0 as u64),
+            k_ci12: c(cnt::COUNT as u64),
             k_idx5: (0..nregs).map(|j| c(j as u64)).collect(),
             k_oidx: (0..nops).map(|i| c(i as u64)).collect(),
             k_ent: (0..w).map(|j| c(j as u64)).collect(),
@@ -553,8 +494,6 @@ impl Sequencer {
             k_cmd_write: c(cmd::START_WRITE as u64),
             k_cmd_abort: c(cmd::ABORT as u64),
             k_acc_local: c(access::LOCAL as u64),
-            k_acc_rr: c(access::REMOTE_READ as u64),
-            k_acc_rw: c(access::REMOTE_WRITE as u64),
             k_acc_bad: c(3),
             k_s_ok: c(rsp_status::OK as u64),
             k_s_nobufs: c(rsp_status::NOBUFS as u64),
@@ -563,13 +502,9 @@ impl Sequencer {
             k_s_baddesc: c(rsp_status::BADDESC as u64),
             k_s_busy: c(rsp_status::BUSY as u64),
             k_s_badcmd: c(rsp_status::BADCMD as u64),
-            k_cs_transport: c(cpl_status::TRANSPORT as u64),
-            k_cs_aborted: c(cpl_status::ABORTED as u64),
-            k_cs_first_bad: c(6),
-            k_rs_key: c(reason::BAD_KEY as u64),
-            k_rs_conn: c(reason::OTHER_CONN as u64),
-            k_rs_access: c(reason::ACCESS as u64),
-            k_rs_bounds: c(reason::BOUNDS as u64),
+            k_cs_transport: c(fault::TRANSPORT as u64),
+            k_cs_aborted: c(fault::ABORTED as u64),
+            k_cs_first_bad: c(fault::FIRST_NOT_SAN as u64),
             k_st_free: c(ost::FREE as u64),
             k_st_run: c(ost::RUN as u64),
             k_st_done: c(ost::DONE as u64),
@@ -579,8 +514,6 @@ impl Sequencer {
             k_rsp_zero: Constant::new(RspRec::default()),
             k_cpl_zero: Constant::new(CplRec::default()),
             k_rq_zero: Constant::new(RqRec::default()),
-            k_chk_zero: Constant::new(ChkRec::default()),
-            k_ck_zero: Constant::new(CkRec::default()),
             cdone: v(nops),
             cl: v(nops + 1),
             cpick: v(nops),
@@ -659,18 +592,6 @@ impl Sequencer {
             reg_we: Default::default(),
             regrec: Default::default(),
             rsprec: Default::default(),
-            acc: Default::default(),
-            a_valid: Default::default(),
-            a_rconn: Default::default(),
-            a_idx: Default::default(),
-            chkrec: Default::default(),
-            key_ok: Default::default(),
-            conn_ok2: Default::default(),
-            acc_ok: Default::default(),
-            bnd_ok: Default::default(),
-            ckrec: Default::default(),
-            n_out_v: Default::default(),
-            n_skid_v: Default::default(),
         }
     }
 }
@@ -685,52 +606,9 @@ impl Logic for Sequencer {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self,
-            clock,
-            cst,
-            c_op,
-            c_conn,
-            c_access,
-            c_nomem,
-            c_xfer,
-            c_addr,
-            c_key,
-            c_len,
-            c_lkey,
-            v_status,
-            v_rslot,
-            v_oslot,
-            rsp_v,
-            rsp_q,
-            knext,
-            iv,
-            isel,
-            rq_v,
-            rq_q,
-            r_v,
-            r_tag,
-            r_st,
-            cpl_v,
-            cpl_q,
-            ac_rdy,
-            s1_v,
-            s1_q,
-            ck_out_v,
-            ck_out,
-            ck_skid_v,
-            ck_skid,
-            n_nobufs,
-            n_dereg_stale,
-            n_bad_desc,
-            n_busy,
-            n_rdma_err,
-            n_stale,
-            n_dup,
-            n_aborted,
-            n_deny_key,
-            n_deny_conn,
-            n_deny_access,
-            n_deny_bounds
+            self, clock, cst, c_op, c_conn, c_access, c_nomem, c_xfer, c_addr, c_key, c_len,
+            c_lkey, v_status, v_rslot, v_oslot, rsp_v, rsp_q, knext, iv, isel, rq_v, rq_q, r_v,
+            r_tag, r_st, cpl_v, cpl_q, cnt_sel
         );
         for j in 0..self.r_valid.len() {
             self.r_valid[j].clock.next = self.clock.val();
@@ -780,8 +658,24 @@ impl Logic for Sequencer {
         }
         self.tab_c.read_clock.next = self.clock.val();
         self.tab_c.write_clock.next = self.clock.val();
-        self.tab_k.read_clock.next = self.clock.val();
-        self.tab_k.write_clock.next = self.clock.val();
+
+        // ================= counters: one bank per unit, one read port =================
+        self.cnt_cmd.clock.next = self.clock.val();
+        self.cnt_rs.clock.next = self.clock.val();
+        self.cnt_cpl.clock.next = self.clock.val();
+        self.cnt_cmd.reset.next = self.reset.val();
+        self.cnt_rs.reset.next = self.reset.val();
+        self.cnt_cpl.reset.next = self.reset.val();
+        self.cnt_cmd.inc.next = false;
+        self.cnt_rs.inc.next = false;
+        self.cnt_cpl.inc.next = false;
+        self.cnt_cmd.inc_index.next = self.k_ci0.val();
+        self.cnt_rs.inc_index.next = self.k_ci0.val();
+        self.cnt_cpl.inc_index.next = self.k_ci0.val();
+        self.cnt_cmd.rd_index.next = self.cnt_rd_index.val();
+        self.cnt_rs.rd_index.next = self.cnt_rd_index.val() - self.k_ci4.val();
+        self.cnt_cpl.rd_index.next = self.cnt_rd_index.val() - self.k_ci7.val();
+        self.cnt_sel.d.next = self.cnt_rd_index.val();
 
         // ================= completions: the lowest op that is done =================
         self.cl[0].next = false;
@@ -794,7 +688,8 @@ impl Logic for Sequencer {
         for i in 0..self.o_st.len() {
             self.any_done.next = self.cl[i + 1].val();
         }
-        self.cpl_fire.next = self.any_done.val() & (!self.cpl_v.q.val() | self.cpl_ready.val());
+        self.cpl_fire.next =
+            self.any_done.val() & (!self.cpl_v.q.val() | self.m_axis_cpl_tready.val());
         self.crec.next = self.k_cpl_zero.val();
         for i in 0..self.o_st.len() {
             if self.cpick[i].val() {
@@ -812,9 +707,9 @@ impl Logic for Sequencer {
             self.cpl_q.d.next = self.crec.val();
             self.cpl_v.d.next = true;
             if self.crec.val().status == self.k_cs_aborted.val() {
-                self.n_aborted.d.next = self.n_aborted.q.val() + 1;
+                self.cnt_cpl.inc.next = true;
             }
-        } else if self.cpl_v.q.val() & self.cpl_ready.val() {
+        } else if self.cpl_v.q.val() & self.m_axis_cpl_tready.val() {
             self.cpl_v.d.next = false;
         }
 
@@ -877,8 +772,9 @@ impl Logic for Sequencer {
         for i in 1..self.below.len() {
             self.below[i].next = self.below[i - 1].val() | self.pick[i - 1].val();
         }
-        self.fire.next =
-            self.iv.q.val() & self.sel_can.val() & (!self.rq_v.q.val() | self.rq_ready.val());
+        self.fire.next = self.iv.q.val()
+            & self.sel_can.val()
+            & (!self.rq_v.q.val() | self.m_axis_rq_tready.val());
         if !self.iv.q.val() {
             if self.any_can.val() {
                 self.iv.d.next = true;
@@ -906,14 +802,14 @@ impl Logic for Sequencer {
         if self.fire.val() {
             self.rq_q.d.next = self.rqrec.val();
             self.rq_v.d.next = true;
-        } else if self.rq_v.q.val() & self.rq_ready.val() {
+        } else if self.rq_v.q.val() & self.m_axis_rq_tready.val() {
             self.rq_v.d.next = false;
         }
 
         // ================= responses: registered, matched the next cycle =================
-        self.r_v.d.next = self.rs_valid.val();
-        self.r_tag.d.next = self.rs_tag.val();
-        self.r_st.d.next = self.rs_status.val();
+        self.r_v.d.next = self.s_axis_rs_tvalid.val();
+        self.r_tag.d.next = self.s_axis_rs_tag.val();
+        self.r_st.d.next = self.s_axis_rs_status.val();
         self.rslot.next = self.r_tag.q.val().get_bits::<4>(0);
         self.rgen.next = self.r_tag.q.val().get_bits::<4>(4);
         self.rseq.next = self.r_tag.q.val().get_bits::<8>(8);
@@ -948,14 +844,17 @@ impl Logic for Sequencer {
             self.any_mine.next = self.gm[i + 1].val();
             self.any_good.next = self.gg[i + 1].val();
         }
+        // Counter lane: stale, duplicate or RDMA error (they exclude each other).
         if self.r_v.q.val() & !self.any_mine.val() {
-            self.n_stale.d.next = self.n_stale.q.val() + 1;
+            self.cnt_rs.inc.next = true;
+            self.cnt_rs.inc_index.next = self.k_ci1.val();
         }
         if self.any_mine.val() & !self.any_good.val() {
-            self.n_dup.d.next = self.n_dup.q.val() + 1;
+            self.cnt_rs.inc.next = true;
+            self.cnt_rs.inc_index.next = self.k_ci2.val();
         }
         if self.any_good.val() & self.err.val().any() {
-            self.n_rdma_err.d.next = self.n_rdma_err.q.val() + 1;
+            self.cnt_rs.inc.next = true;
         }
 
         // ================= the op table: responses, issue, done, completion =================
@@ -1004,10 +903,10 @@ impl Logic for Sequencer {
         }
 
         // ================= command unit =================
-        self.accept.next = (self.cst.q.val() == self.k_c_idle.val()) & self.cmd_valid.val();
-        self.in_k.next = self.cmd_lkey.val();
-        if self.cmd_op.val() == self.k_cmd_dereg.val() {
-            self.in_k.next = self.cmd_key.val();
+        self.accept.next = (self.cst.q.val() == self.k_c_idle.val()) & self.s_axis_cmd_tvalid.val();
+        self.in_k.next = self.s_axis_cmd_lkey.val();
+        if self.s_axis_cmd_op.val() == self.k_cmd_dereg.val() {
+            self.in_k.next = self.s_axis_cmd_key.val();
         }
         self.c_k.next = self.c_lkey.q.val();
         if self.c_op.q.val() == self.k_cmd_dereg.val() {
@@ -1019,15 +918,15 @@ impl Logic for Sequencer {
         }
         self.tab_c.read_address.next = bit_cast::<5, 32>(self.cur_k.val() & self.k_idx_mask.val());
         if self.accept.val() {
-            self.c_op.d.next = self.cmd_op.val();
-            self.c_conn.d.next = self.cmd_conn.val();
-            self.c_access.d.next = self.cmd_access.val();
-            self.c_nomem.d.next = self.cmd_nomem.val();
-            self.c_xfer.d.next = self.cmd_xfer.val();
-            self.c_addr.d.next = self.cmd_addr.val();
-            self.c_key.d.next = self.cmd_key.val();
-            self.c_len.d.next = self.cmd_len.val();
-            self.c_lkey.d.next = self.cmd_lkey.val();
+            self.c_op.d.next = self.s_axis_cmd_op.val();
+            self.c_conn.d.next = self.s_axis_cmd_conn.val();
+            self.c_access.d.next = self.s_axis_cmd_access.val();
+            self.c_nomem.d.next = self.s_axis_cmd_nomem.val();
+            self.c_xfer.d.next = self.s_axis_cmd_xfer.val();
+            self.c_addr.d.next = self.s_axis_cmd_addr.val();
+            self.c_key.d.next = self.s_axis_cmd_key.val();
+            self.c_len.d.next = self.s_axis_cmd_len.val();
+            self.c_lkey.d.next = self.s_axis_cmd_lkey.val();
             self.cst.d.next = self.k_c_verdict.val();
         }
 
@@ -1135,7 +1034,7 @@ impl Logic for Sequencer {
 
         // APPLY
         self.apply.next = (self.cst.q.val() == self.k_c_apply.val())
-            & (!self.rsp_v.q.val() | self.rsp_ready.val());
+            & (!self.rsp_v.q.val() | self.m_axis_rsp_tready.val());
         self.ok.next = self.v_status.q.val() == self.k_s_ok.val();
         self.a_is_reg.next = self.apply.val() & self.ok.val() & self.is_reg.val();
         self.a_is_dereg.next = self.apply.val() & self.ok.val() & self.is_dereg.val();
@@ -1150,9 +1049,6 @@ impl Logic for Sequencer {
         self.tab_c.write_address.next = self.v_rslot.q.val();
         self.tab_c.write_data.next = self.regrec.val();
         self.tab_c.write_enable.next = self.reg_we.val();
-        self.tab_k.write_address.next = self.v_rslot.q.val();
-        self.tab_k.write_data.next = self.regrec.val();
-        self.tab_k.write_enable.next = self.reg_we.val();
         if self.a_is_reg.val() {
             self.knext.d.next = self.knext.q.val() + self.k_kstep.val();
         }
@@ -1230,109 +1126,48 @@ impl Logic for Sequencer {
             if (self.v_status.q.val() == self.k_s_nobufs.val())
                 | (self.v_status.q.val() == self.k_s_nomem.val())
             {
-                self.n_nobufs.d.next = self.n_nobufs.q.val() + 1;
+                self.cnt_cmd.inc.next = true;
             }
             if self.v_status.q.val() == self.k_s_stale.val() {
-                self.n_dereg_stale.d.next = self.n_dereg_stale.q.val() + 1;
+                self.cnt_cmd.inc.next = true;
+                self.cnt_cmd.inc_index.next = self.k_ci1.val();
             }
             if (self.v_status.q.val() == self.k_s_baddesc.val())
                 | (self.v_status.q.val() == self.k_s_badcmd.val())
             {
-                self.n_bad_desc.d.next = self.n_bad_desc.q.val() + 1;
+                self.cnt_cmd.inc.next = true;
+                self.cnt_cmd.inc_index.next = self.k_ci2.val();
             }
             if self.v_status.q.val() == self.k_s_busy.val() {
-                self.n_busy.d.next = self.n_busy.q.val() + 1;
+                self.cnt_cmd.inc.next = true;
+                self.cnt_cmd.inc_index.next = self.k_ci3.val();
             }
-        } else if self.rsp_v.q.val() & self.rsp_ready.val() {
+        } else if self.rsp_v.q.val() & self.m_axis_rsp_tready.val() {
             self.rsp_v.d.next = false;
         }
 
-        // ================= remote-access checks =================
-        self.acc.next = self.ac_valid.val() & self.ac_rdy.q.val();
-        self.a_idx.next = bit_cast::<5, 32>(self.ac_key.val() & self.k_idx_mask.val());
-        self.tab_k.read_address.next = self.a_idx.val();
-        self.a_valid.next = false;
-        self.a_rconn.next = 0.into();
+        // ================= remote-access checks: their own unit =================
+        self.chk.clock.next = self.clock.val();
+        self.chk.reset.next = self.reset.val();
+        self.chk.ac_valid.next = self.s_axis_ac_tvalid.val();
+        self.chk.ac_conn.next = self.s_axis_ac_conn.val();
+        self.chk.ac_key.next = self.s_axis_ac_key.val();
+        self.chk.ac_write.next = self.s_axis_ac_write.val();
+        self.chk.ac_addr.next = self.s_axis_ac_addr.val();
+        self.chk.ac_len.next = self.s_axis_ac_len.val();
+        self.chk.ck_ready.next = self.m_axis_ck_tready.val();
+        self.chk.e_valid.next = false;
+        self.chk.e_conn.next = 0.into();
         for j in 0..self.r_valid.len() {
-            if self.a_idx.val() == self.k_idx5[j].val() {
-                self.a_valid.next = self.r_valid[j].q.val();
-                self.a_rconn.next = self.r_conn[j].q.val();
+            if self.chk.idx.val() == self.k_idx5[j].val() {
+                self.chk.e_valid.next = self.r_valid[j].q.val();
+                self.chk.e_conn.next = self.r_conn[j].q.val();
             }
         }
-        self.chkrec.next.conn = self.ac_conn.val();
-        self.chkrec.next.key = self.ac_key.val();
-        self.chkrec.next.write = self.ac_write.val();
-        self.chkrec.next.off = self.ac_off.val();
-        self.chkrec.next.span_end =
-            bit_cast::<33, 32>(self.ac_off.val()) + bit_cast::<33, 32>(self.ac_len.val());
-        self.chkrec.next.valid = self.a_valid.val();
-        self.chkrec.next.rconn = self.a_rconn.val();
-        self.s1_v.d.next = self.acc.val();
-        if self.acc.val() {
-            self.s1_q.d.next = self.chkrec.val();
-        }
-        self.key_ok.next =
-            self.s1_q.q.val().valid & (self.tab_k.read_data.val().key == self.s1_q.q.val().key);
-        self.conn_ok2.next = self.s1_q.q.val().rconn == self.s1_q.q.val().conn;
-        self.acc_ok.next = self.tab_k.read_data.val().access == self.k_acc_rr.val();
-        if self.s1_q.q.val().write {
-            self.acc_ok.next = self.tab_k.read_data.val().access == self.k_acc_rw.val();
-        }
-        self.bnd_ok.next =
-            self.s1_q.q.val().span_end <= bit_cast::<33, 32>(self.tab_k.read_data.val().len);
-        self.ckrec.next.grant = false;
-        self.ckrec.next.addr = 0.into();
-        if !self.key_ok.val() {
-            self.ckrec.next.reason = self.k_rs_key.val();
-        } else if !self.conn_ok2.val() {
-            self.ckrec.next.reason = self.k_rs_conn.val();
-        } else if !self.acc_ok.val() {
-            self.ckrec.next.reason = self.k_rs_access.val();
-        } else if !self.bnd_ok.val() {
-            self.ckrec.next.reason = self.k_rs_bounds.val();
-        } else {
-            self.ckrec.next.reason = 0.into();
-            self.ckrec.next.grant = true;
-            self.ckrec.next.addr =
-                self.tab_k.read_data.val().addr + bit_cast::<64, 32>(self.s1_q.q.val().off);
-        }
-        if self.s1_v.q.val() {
-            if self.ckrec.val().reason == self.k_rs_key.val() {
-                self.n_deny_key.d.next = self.n_deny_key.q.val() + 1;
-            }
-            if self.ckrec.val().reason == self.k_rs_conn.val() {
-                self.n_deny_conn.d.next = self.n_deny_conn.q.val() + 1;
-            }
-            if self.ckrec.val().reason == self.k_rs_access.val() {
-                self.n_deny_access.d.next = self.n_deny_access.q.val() + 1;
-            }
-            if self.ckrec.val().reason == self.k_rs_bounds.val() {
-                self.n_deny_bounds.d.next = self.n_deny_bounds.q.val() + 1;
-            }
-        }
-        // The answer register with one skid slot.
-        self.n_out_v.next = self.ck_out_v.q.val();
-        self.n_skid_v.next = self.ck_skid_v.q.val();
-        if !self.ck_out_v.q.val() | self.ck_ready.val() {
-            if self.ck_skid_v.q.val() {
-                self.ck_out.d.next = self.ck_skid.q.val();
-                self.n_skid_v.next = false;
-            } else {
-                self.n_out_v.next = self.s1_v.q.val();
-                if self.s1_v.q.val() {
-                    self.ck_out.d.next = self.ckrec.val();
-                }
-            }
-        } else if self.s1_v.q.val() {
-            self.ck_skid.d.next = self.ckrec.val();
-            self.n_skid_v.next = true;
-        }
-        self.ck_out_v.d.next = self.n_out_v.val();
-        self.ck_skid_v.d.next = self.n_skid_v.val();
-        // At most two checks held, so the one in the first stage always finds a slot.
-        self.ac_rdy.d.next = !((self.acc.val() & self.n_out_v.val())
-            | (self.acc.val() & self.n_skid_v.val())
-            | (self.n_out_v.val() & self.n_skid_v.val()));
+        self.chk.wr_en.next = self.reg_we.val();
+        self.chk.wr_addr.next = self.v_rslot.q.val();
+        self.chk.wr_data.next = self.regrec.val();
+        self.chk.rd_index.next = self.cnt_rd_index.val() - self.k_ci8.val();
 
         // ================= reset =================
         if self.reset.val() {
@@ -1361,25 +1196,7 @@ impl Logic for Sequencer {
             self.r_st.d.next = 0.into();
             self.cpl_v.d.next = false;
             self.cpl_q.d.next = self.k_cpl_zero.val();
-            self.ac_rdy.d.next = true;
-            self.s1_v.d.next = false;
-            self.s1_q.d.next = self.k_chk_zero.val();
-            self.ck_out_v.d.next = false;
-            self.ck_out.d.next = self.k_ck_zero.val();
-            self.ck_skid_v.d.next = false;
-            self.ck_skid.d.next = self.k_ck_zero.val();
-            self.n_nobufs.d.next = 0.into();
-            self.n_dereg_stale.d.next = 0.into();
-            self.n_bad_desc.d.next = 0.into();
-            self.n_busy.d.next = 0.into();
-            self.n_rdma_err.d.next = 0.into();
-            self.n_stale.d.next = 0.into();
-            self.n_dup.d.next = 0.into();
-            self.n_aborted.d.next = 0.into();
-            self.n_deny_key.d.next = 0.into();
-            self.n_deny_conn.d.next = 0.into();
-            self.n_deny_access.d.next = 0.into();
-            self.n_deny_bounds.d.next = 0.into();
+            self.cnt_sel.d.next = self.k_ci0.val();
             for j in 0..self.r_valid.len() {
                 self.r_valid[j].d.next = false;
                 self.r_conn[j].d.next = 0.into();
@@ -1408,45 +1225,43 @@ impl Logic for Sequencer {
         }
 
         // ================= outputs, all from registers =================
-        self.cmd_ready.next = self.cst.q.val() == self.k_c_idle.val();
-        self.rsp_valid.next = self.rsp_v.q.val();
-        self.rsp_op.next = self.rsp_q.q.val().op;
-        self.rsp_conn.next = self.rsp_q.q.val().conn;
-        self.rsp_status.next = self.rsp_q.q.val().status;
-        self.rsp_key.next = self.rsp_q.q.val().key;
-        self.rsp_len.next = self.rsp_q.q.val().len;
-        self.cpl_valid.next = self.cpl_v.q.val();
-        self.cpl_conn.next = self.cpl_q.q.val().conn;
-        self.cpl_xfer.next = self.cpl_q.q.val().xfer;
-        self.cpl_bytes.next = self.cpl_q.q.val().bytes;
-        self.cpl_write.next = self.cpl_q.q.val().write;
-        self.cpl_status.next = self.cpl_q.q.val().status;
-        self.rq_valid.next = self.rq_v.q.val();
-        self.rq_tag.next = self.rq_q.q.val().tag;
-        self.rq_write.next = self.rq_q.q.val().write;
-        self.rq_conn.next = self.rq_q.q.val().conn;
-        self.rq_raddr.next = self.rq_q.q.val().raddr;
-        self.rq_rkey.next = self.rq_q.q.val().rkey;
-        self.rq_laddr.next = self.rq_q.q.val().laddr;
-        self.rq_lkey.next = self.rq_q.q.val().lkey;
-        self.rq_len.next = self.rq_q.q.val().len;
-        self.rs_ready.next = true;
-        self.ac_ready.next = self.ac_rdy.q.val();
-        self.ck_valid.next = self.ck_out_v.q.val();
-        self.ck_grant.next = self.ck_out.q.val().grant;
-        self.ck_reason.next = self.ck_out.q.val().reason;
-        self.ck_addr.next = self.ck_out.q.val().addr;
-        self.cnt_nobufs.next = self.n_nobufs.q.val();
-        self.cnt_dereg_stale.next = self.n_dereg_stale.q.val();
-        self.cnt_bad_desc.next = self.n_bad_desc.q.val();
-        self.cnt_busy.next = self.n_busy.q.val();
-        self.cnt_rdma_err.next = self.n_rdma_err.q.val();
-        self.cnt_stale.next = self.n_stale.q.val();
-        self.cnt_dup.next = self.n_dup.q.val();
-        self.cnt_aborted.next = self.n_aborted.q.val();
-        self.cnt_deny_key.next = self.n_deny_key.q.val();
-        self.cnt_deny_conn.next = self.n_deny_conn.q.val();
-        self.cnt_deny_access.next = self.n_deny_access.q.val();
-        self.cnt_deny_bounds.next = self.n_deny_bounds.q.val();
+        self.s_axis_cmd_tready.next = self.cst.q.val() == self.k_c_idle.val();
+        self.m_axis_rsp_tvalid.next = self.rsp_v.q.val();
+        self.m_axis_rsp_op.next = self.rsp_q.q.val().op;
+        self.m_axis_rsp_conn.next = self.rsp_q.q.val().conn;
+        self.m_axis_rsp_status.next = self.rsp_q.q.val().status;
+        self.m_axis_rsp_key.next = self.rsp_q.q.val().key;
+        self.m_axis_rsp_len.next = self.rsp_q.q.val().len;
+        self.m_axis_cpl_tvalid.next = self.cpl_v.q.val();
+        self.m_axis_cpl_conn.next = self.cpl_q.q.val().conn;
+        self.m_axis_cpl_xfer.next = self.cpl_q.q.val().xfer;
+        self.m_axis_cpl_bytes.next = self.cpl_q.q.val().bytes;
+        self.m_axis_cpl_write.next = self.cpl_q.q.val().write;
+        self.m_axis_cpl_status.next = self.cpl_q.q.val().status;
+        self.m_axis_rq_tvalid.next = self.rq_v.q.val();
+        self.m_axis_rq_tag.next = self.rq_q.q.val().tag;
+        self.m_axis_rq_write.next = self.rq_q.q.val().write;
+        self.m_axis_rq_conn.next = self.rq_q.q.val().conn;
+        self.m_axis_rq_raddr.next = self.rq_q.q.val().raddr;
+        self.m_axis_rq_rkey.next = self.rq_q.q.val().rkey;
+        self.m_axis_rq_laddr.next = self.rq_q.q.val().laddr;
+        self.m_axis_rq_lkey.next = self.rq_q.q.val().lkey;
+        self.m_axis_rq_len.next = self.rq_q.q.val().len;
+        self.s_axis_rs_tready.next = true;
+        self.s_axis_ac_tready.next = self.chk.ac_ready.val();
+        self.m_axis_ck_tvalid.next = self.chk.ck_valid.val();
+        self.m_axis_ck_grant.next = self.chk.ck_grant.val();
+        self.m_axis_ck_reason.next = self.chk.ck_reason.val();
+        // The lane holding the counter named the cycle before (registers only).
+        self.cnt_rd_data.next = 0.into();
+        if self.cnt_sel.q.val() < self.k_ci4.val() {
+            self.cnt_rd_data.next = self.cnt_cmd.rd_data.val();
+        } else if self.cnt_sel.q.val() < self.k_ci7.val() {
+            self.cnt_rd_data.next = self.cnt_rs.rd_data.val();
+        } else if self.cnt_sel.q.val() == self.k_ci7.val() {
+            self.cnt_rd_data.next = self.cnt_cpl.rd_data.val();
+        } else if self.cnt_sel.q.val() < self.k_ci12.val() {
+            self.cnt_rd_data.next = self.chk.rd_data.val();
+        }
     }
 }
