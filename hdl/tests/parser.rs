@@ -19,7 +19,8 @@ fn parser_matches_model_in_rust_hdl_simulator() {
 
 #[test]
 fn parser_small_buffer_matches_model_in_rust_hdl_simulator() {
-    let p = ParserParams { connections: 4, buf_size: 64 };
+    let p = EngineParams::small().parser;
+    assert_eq!((p.connections, p.buf_size), (4, 64));
     lockstep(p, 12, 2000);
 }
 

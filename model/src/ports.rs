@@ -128,7 +128,10 @@ pub trait Stimulus<I, O> {
     fn next(&mut self) -> I;
     /// What the block showed during that cycle (for handshakes), after the edge.
     fn observe(&mut self, i: &I, o: &O);
-    /// The harness applied a reset instead of the inputs of the coming cycle: whatever was
-    /// in flight is gone.
+    /// The harness reset the block during the cycle just observed: it applied the inputs
+    /// from [`next`](Self::next) with the `reset` port high (as `observe` saw them, just
+    /// before this call). Whatever was in flight is gone: forget it here. The default does
+    /// nothing, which is right only for a stimulus that keeps no state about the block, or
+    /// that handles `reset` in `observe`.
     fn reset(&mut self) {}
 }
