@@ -41,3 +41,45 @@ fn pool_lockstep_full_speed() {
 fn pool_lockstep_heavy_backpressure() {
     run(8, 200_000, 0.9, 0.2, 0.2);
 }
+
+/// A model with one deliberate bug: one credit too many reported after a RECV.
+struct BuggyPool(PoolModel);
+
+impl sanswitch_model::ports::CycleModel for BuggyPool {
+    type In = sanswitch_model::blocks::pool::PoolIn;
+    type Out = sanswitch_model::blocks::pool::PoolOut;
+    fn outputs(&self, i: &Self::In) -> Self::Out {
+        let mut o = self.0.outputs(i);
+        if o.m_axis_resp_tvalid
+            && o.m_axis_resp_op == sanswitch_model::blocks::pool::op::RECV
+            && o.m_axis_resp_status == status::OK
+        {
+            o.m_axis_resp_credits += 1;
+        }
+        o
+    }
+    fn clock(&mut self, i: &Self::In) {
+        self.0.clock(i)
+    }
+}
+
+#[test]
+fn lockstep_catches_a_broken_pool_model_at_the_right_cycle() {
+    let p = PoolParams::default();
+    let dir = std::env::temp_dir().join(format!("sanswitch-pool-bug-{}", std::process::id()));
+    let opts = LockstepOptions {
+        vcd_window: 100,
+        vcd_dir: Some(dir.clone()),
+        ..LockstepOptions::with_resets(200_000, 1e-3, 5)
+    };
+    let m = sanswitch_sim::assert_lockstep_catches(
+        &|| BuggyPool(PoolModel::new(p)),
+        std::rc::Rc::new(move || PoolModel::new(p)),
+        &VPool::new,
+        &|| PoolDriver::new(5, p, 0.1),
+        &opts,
+    );
+    assert_eq!(m.port, "m_axis_resp_credits");
+    assert_eq!(m.model, m.verilog + 1);
+    let _ = std::fs::remove_dir_all(dir);
+}
