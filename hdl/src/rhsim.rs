@@ -128,6 +128,26 @@ where
     M: CycleModel<In = B::In, Out = B::Out> + Send + 'static,
     S: Stimulus<B::In, B::Out> + Send + 'static,
 {
+    lockstep_with_resets(uut, model, stim, cycles, 0)
+}
+
+/// [`lockstep`] with resets mid-run: about one cycle in `one_in` (0: none), chosen by a
+/// fixed pseudo-random sequence, has its `reset` input forced high (the stimulus' other
+/// inputs kept), as the Verilator harness does; the stimulus is told after that cycle
+/// (`Stimulus::reset`).
+pub fn lockstep_with_resets<B, M, S>(
+    uut: B,
+    model: M,
+    stim: S,
+    cycles: u64,
+    one_in: u64,
+) -> Result<S, String>
+where
+    B: RhDut,
+    M: CycleModel<In = B::In, Out = B::Out> + Send + 'static,
+    S: Stimulus<B::In, B::Out> + Send + 'static,
+{
+    let reset_port = <B::In as Ports>::PORTS.iter().position(|p| p.name == "reset");
     let mut uut = uut;
     uut.connect_all();
     let mut sim = Simulation::new();
@@ -142,15 +162,24 @@ where
         let mut x = sim.init()?;
         let (mut model, mut stim) = parts.lock().unwrap().take().expect("one testbench run");
         let mut reset = <B::In as Default>::default();
-        if let Some(k) = <B::In as Ports>::PORTS.iter().position(|p| p.name == "reset") {
+        if let Some(k) = reset_port {
             reset.set(k, 1);
         }
         x.set_inputs(&reset);
         x = one_cycle(&mut sim, x)?;
         model.clock(&reset);
         let mut out = Ok(());
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
         for cycle in 0..cycles {
-            let i = stim.next();
+            let mut i = stim.next();
+            // xorshift64: the same resets every run.
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let forced = one_in > 0 && rng % one_in == 0 && reset_port.is_some();
+            if let (true, Some(k)) = (forced, reset_port) {
+                i.set(k, 1);
+            }
             x.set_inputs(&i);
             let hw = outputs(&*x);
             let sw = model.outputs(&i);
@@ -161,6 +190,9 @@ where
             x = one_cycle(&mut sim, x)?;
             model.clock(&i);
             stim.observe(&i, &sw);
+            if forced {
+                stim.reset();
+            }
         }
         *res.lock().unwrap() = Some(out.map(|_| stim));
         sim.done(x)

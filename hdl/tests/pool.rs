@@ -10,7 +10,8 @@ use sanswitch_model::params::PoolParams;
 fn lockstep(p: PoolParams, seed: u64, cycles: u64) {
     assert_eq!(p.addr_bits(), 4);
     let drv = PoolDriver::new(seed, p, 0.15);
-    rhsim::lockstep(PoolManager::<4>::new(&p), PoolModel::new(p), drv, cycles).unwrap();
+    rhsim::lockstep_with_resets(PoolManager::<4>::new(&p), PoolModel::new(p), drv, cycles, 500)
+        .unwrap();
 }
 
 #[test]
