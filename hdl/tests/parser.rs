@@ -29,7 +29,7 @@ fn parser_small_buffer_matches_model_in_rust_hdl_simulator() {
 fn parser_verilog_passes_yosys_validate() {
     let v = verilog(BlockName::Parser, &EngineParams::default());
     assert!(v.contains("module parser("));
-    assert!(v.contains("module parser$w0("));
+    assert!(v.contains("module parser$words("));
     assert!(!v.contains("top$"));
     yosys_validate_block(BlockName::Parser, &v).unwrap();
 }

@@ -62,6 +62,18 @@ pub struct HdrRec {
     pub desc_len: Bits<32>,
 }
 
+/// The message as captured: its connection and buffer (`tuser` of its first beat) and
+/// beats 0 to 4.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct MsgWords {
+    pub user: Bits<16>,
+    pub w0: Bits<64>,
+    pub w1: Bits<64>,
+    pub w2: Bits<64>,
+    pub w3: Bits<64>,
+    pub w4: Bits<64>,
+}
+
 /// A payload beat, as registered.
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct PayRec {
@@ -117,27 +129,23 @@ pub struct ControlParser {
     held_err: DFF<Bits<4>>,
     pay: SkidBuffer<PayRec>,
     counters: CounterBank,
-    /// The message's connection and buffer (`tuser` of its first beat) and beats 0 to 4.
-    user: DFF<Bits<16>>,
-    w0: DFF<Bits<64>>,
-    w1: DFF<Bits<64>>,
-    w2: DFF<Bits<64>>,
-    w3: DFF<Bits<64>>,
-    w4: DFF<Bits<64>>,
+    /// The message's words so far.
+    words: DFF<MsgWords>,
 
     accept: Signal<Local, Bit>,
-    cur_user: Signal<Local, Bits<16>>,
+    /// The words as they stand after this beat (for the records).
+    cur: Signal<Local, MsgWords>,
     cur_w0: Signal<Local, Bits<64>>,
     cur_w1: Signal<Local, Bits<64>>,
-    cur_w2: Signal<Local, Bits<64>>,
-    cur_w3: Signal<Local, Bits<64>>,
     cur_w4: Signal<Local, Bits<64>>,
+    held_w2: Signal<Local, Bits<64>>,
     keep_norm: Signal<Local, Bits<8>>,
     /// Where the beat is, as the record sees it: nothing arrives while a record is held.
     live5: Signal<Local, Bits<5>>,
     push_hdr: Signal<Local, Bit>,
     rec: Signal<Local, HdrRec>,
     c_hdr_zero: Param<HdrRec>,
+    c_words_zero: Param<MsgWords>,
     prec: Signal<Local, PayRec>,
 }
 
@@ -183,24 +191,19 @@ impl ControlParser {
             held_err: Default::default(),
             pay: Default::default(),
             counters: CounterBank::new(COUNTERS),
-            user: Default::default(),
-            w0: Default::default(),
-            w1: Default::default(),
-            w2: Default::default(),
-            w3: Default::default(),
-            w4: Default::default(),
             accept: Default::default(),
-            cur_user: Default::default(),
-            cur_w0: Default::default(),
-            cur_w1: Default::default(),
-            cur_w2: Default::default(),
-            cur_w3: Default::default(),
-            cur_w4: Default::default(),
             keep_norm: Default::default(),
             live5: Default::default(),
             push_hdr: Default::default(),
             rec: Default::default(),
             c_hdr_zero: Default::default(),
+            c_words_zero: Default::default(),
+            words: Default::default(),
+            cur: Default::default(),
+            cur_w0: Default::default(),
+            cur_w1: Default::default(),
+            cur_w4: Default::default(),
+            held_w2: Default::default(),
             prec: Default::default(),
         }
     }
@@ -215,7 +218,7 @@ impl Default for ControlParser {
 impl Logic for ControlParser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, user, w0, w1, w2, w3, w4, hdr_out, hdr_out_v, held, held_err);
+        dff_setup!(self, clock, words, hdr_out, hdr_out_v, held, held_err);
         clock!(self, clock, beat, verdict, pay, counters);
         self.beat.reset.next = self.reset.val();
         self.verdict.reset.next = self.reset.val();
@@ -230,43 +233,30 @@ impl Logic for ControlParser {
         self.beat.keep.next = self.s_axis_rx_tkeep.val();
 
         // The message's words as they stand after this beat (for the records).
-        self.cur_w0.next = self.w0.q.val();
-        self.cur_w1.next = self.w1.q.val();
-        self.cur_w2.next = self.w2.q.val();
-        self.cur_w3.next = self.w3.q.val();
-        self.cur_w4.next = self.w4.q.val();
-        self.cur_user.next = self.user.q.val();
+        self.cur.next = self.words.q.val();
         self.live5.next = self.beat.first5.val();
         if self.held.q.val() {
             self.live5.next = 0.into();
         }
         if self.live5.val().get_bit(0) {
-            self.cur_w0.next = self.s_axis_rx_tdata.val();
-            self.cur_w1.next = 0.into();
-            self.cur_w2.next = 0.into();
-            self.cur_w3.next = 0.into();
-            self.cur_w4.next = 0.into();
-            self.cur_user.next = self.s_axis_rx_tuser.val();
+            self.cur.next = self.c_words_zero.val();
+            self.cur.next.w0 = self.s_axis_rx_tdata.val();
+            self.cur.next.user = self.s_axis_rx_tuser.val();
         }
         if self.live5.val().get_bit(1) {
-            self.cur_w1.next = self.s_axis_rx_tdata.val();
+            self.cur.next.w1 = self.s_axis_rx_tdata.val();
         }
         if self.live5.val().get_bit(2) {
-            self.cur_w2.next = self.s_axis_rx_tdata.val();
+            self.cur.next.w2 = self.s_axis_rx_tdata.val();
         }
         if self.live5.val().get_bit(3) {
-            self.cur_w3.next = self.s_axis_rx_tdata.val();
+            self.cur.next.w3 = self.s_axis_rx_tdata.val();
         }
         if self.live5.val().get_bit(4) {
-            self.cur_w4.next = self.s_axis_rx_tdata.val();
+            self.cur.next.w4 = self.s_axis_rx_tdata.val();
         }
         if self.accept.val() {
-            self.w0.d.next = self.cur_w0.val();
-            self.w1.d.next = self.cur_w1.val();
-            self.w2.d.next = self.cur_w2.val();
-            self.w3.d.next = self.cur_w3.val();
-            self.w4.d.next = self.cur_w4.val();
-            self.user.d.next = self.cur_user.val();
+            self.words.d.next = self.cur.val();
         }
 
         self.verdict.accept.next = self.accept.val();
@@ -275,11 +265,16 @@ impl Logic for ControlParser {
         self.verdict.got.next = self.beat.got.val();
         self.verdict.long.next = self.beat.long.val();
         self.verdict.data.next = self.s_axis_rx_tdata.val();
-        self.verdict.w0.next = self.w0.q.val();
-        self.verdict.w2_lo.next = self.w2.q.val().get_bits::<32>(0);
+        self.held_w2.next = self.words.q.val().w2;
+        self.verdict.w0.next = self.words.q.val().w0;
+        self.verdict.w2_lo.next = self.held_w2.val().get_bits::<32>(0);
 
-        // The header record of a message ending with this beat.
-        self.rec.next.user = self.cur_user.val();
+        // The header record of a message ending with this beat (fields of a struct field
+        // are sliced from a plain signal: Yosys cannot slice a slice).
+        self.cur_w0.next = self.cur.val().w0;
+        self.cur_w1.next = self.cur.val().w1;
+        self.cur_w4.next = self.cur.val().w4;
+        self.rec.next.user = self.cur.val().user;
         self.rec.next.error = self.verdict.err.val();
         if self.held.q.val() {
             self.rec.next.error = self.held_err.q.val();
@@ -292,13 +287,13 @@ impl Logic for ControlParser {
         self.rec.next.mseq_ack = self.cur_w1.val().get_bits::<32>(32);
         self.rec.next.ext = 0.into();
         if self.verdict.ext.val() {
-            self.rec.next.ext = self.cur_w2.val();
+            self.rec.next.ext = self.cur.val().w2;
         }
         self.rec.next.desc_addr = 0.into();
         self.rec.next.desc_key = 0.into();
         self.rec.next.desc_len = 0.into();
         if self.verdict.desc_present.val() {
-            self.rec.next.desc_addr = self.cur_w3.val();
+            self.rec.next.desc_addr = self.cur.val().w3;
             self.rec.next.desc_key = self.cur_w4.val().get_bits::<32>(0);
             self.rec.next.desc_len = self.cur_w4.val().get_bits::<32>(32);
         }
@@ -326,9 +321,9 @@ impl Logic for ControlParser {
         self.prec.next.data = self.s_axis_rx_tdata.val();
         self.prec.next.keep = self.keep_norm.val();
         self.prec.next.last = self.s_axis_rx_tlast.val();
-        self.prec.next.user = bit_cast::<17, 16>(self.cur_user.val());
+        self.prec.next.user = bit_cast::<17, 16>(self.cur.val().user);
         if self.s_axis_rx_tlast.val() & self.verdict.bad.val() {
-            self.prec.next.user = bit_cast::<17, 16>(self.cur_user.val()).replace_bit(16, true);
+            self.prec.next.user = bit_cast::<17, 16>(self.cur.val().user).replace_bit(16, true);
         }
         self.pay.push.next = self.accept.val() & self.verdict.is_pay.val();
         self.pay.push_data.next = self.prec.val();
@@ -344,12 +339,7 @@ impl Logic for ControlParser {
             self.hdr_out_v.d.next = false;
             self.held.d.next = false;
             self.held_err.d.next = 0.into();
-            self.user.d.next = 0.into();
-            self.w0.d.next = 0.into();
-            self.w1.d.next = 0.into();
-            self.w2.d.next = 0.into();
-            self.w3.d.next = 0.into();
-            self.w4.d.next = 0.into();
+            self.words.d.next = self.c_words_zero.val();
         }
 
         // Outputs, all from registers.

@@ -1,0 +1,167 @@
+//! The request issuer: picks an op that may issue, then issues its next RDMA request.
+//!
+//! Picking and issuing take a cycle each, so the pick (a priority chain over every op) and
+//! the request's 64-bit address sums stay in separate cycles: at most one request leaves
+//! every two cycles. Ops above the last one picked go first (round robin), so one op's
+//! stream of segments cannot starve another's.
+//!
+//! # Ports
+//! - `can_mask` (in): ops that may issue (the op table's).
+//! - `sel` (out) / `ent` (in): the op picked, and its entry read from the op table.
+//! - `fire` (out): the request is issued this cycle (the op still may issue and the request
+//!   register is free or being emptied); `adv` (out): what the op's entry becomes.
+//! - `rq_valid`, `rq_rec` (out, registered), `rq_ready` (in): the request channel. A request's
+//!   `tag` names slot, generation and segment number ([`tag`]); its addresses are the
+//!   op's bases plus its offset; its length one segment, or what is left.
+//! - `reset` (in): synchronous; nothing picked, no request held.
+//!
+//! [`tag`]: sanswitch_model::blocks::sequencer::tag
+
+use rust_hdl::prelude::*;
+
+use super::{AdvRec, OpEntry, RqRec};
+use crate::widgets::{Param, param};
+
+#[derive(LogicBlock, Default)]
+pub struct Issuer {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub can_mask: Signal<In, Bits<16>>,
+    pub ent: Signal<In, OpEntry>,
+    pub rq_ready: Signal<In, Bit>,
+    pub sel: Signal<Out, Bits<4>>,
+    pub fire: Signal<Out, Bit>,
+    pub adv: Signal<Out, AdvRec>,
+    pub rq_valid: Signal<Out, Bit>,
+    pub rq_rec: Signal<Out, RqRec>,
+    /// An op is picked (`isel`) and waits to issue.
+    iv: DFF<Bit>,
+    isel: DFF<Bits<4>>,
+    /// Ops above the last pick: they go first next time.
+    rr_mask: DFF<Bits<16>>,
+    rq_v: DFF<Bit>,
+    rq_q: DFF<RqRec>,
+    k_idx: Vec<Param<Bits<4>>>,
+    k_onehot: Vec<Param<Bits<16>>>,
+    k_seg: Param<Bits<32>>,
+    k_seg2: Param<Bits<32>>,
+    k_wtop: Param<Bits<16>>,
+    k_rq_zero: Param<RqRec>,
+    sel_can: Signal<Local, Bit>,
+    cand: Signal<Local, Bits<16>>,
+    pick_idx: Signal<Local, Bits<4>>,
+    /// Some candidate below op `i` (the priority chain).
+    lower: Vec<Signal<Local, Bit>>,
+    /// The ops below `i` above the pick (a chain: a signal is written once per update).
+    above: Vec<Signal<Local, Bits<16>>>,
+    above_all: Signal<Local, Bits<16>>,
+    any_cand: Signal<Local, Bit>,
+    next_rq: Signal<Local, RqRec>,
+}
+
+impl Issuer {
+    /// An issuer for `ops` ops, `segment`-byte requests and a window of `window` requests.
+    pub fn new(ops: usize, segment: u32, window: u32) -> Self {
+        Issuer {
+            k_idx: (0..ops).map(|i| param(i as u64)).collect(),
+            k_onehot: (0..ops).map(|i| param(1 << i)).collect(),
+            k_seg: param(segment as u64),
+            k_seg2: param(2 * segment as u64),
+            k_wtop: param(1 << (window - 1)),
+            lower: (0..=ops).map(|_| Default::default()).collect(),
+            above: (0..=ops).map(|_| Default::default()).collect(),
+            ..Default::default()
+        }
+    }
+}
+
+impl Logic for Issuer {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, iv, isel, rr_mask, rq_v, rq_q);
+
+        // Pick: the lowest op that may issue, those above the last pick first.
+        self.cand.next = self.can_mask.val();
+        if (self.can_mask.val() & self.rr_mask.q.val()).any() {
+            self.cand.next = self.can_mask.val() & self.rr_mask.q.val();
+        }
+        self.lower[0].next = false;
+        self.above[0].next = 0.into();
+        self.pick_idx.next = 0.into();
+        self.sel_can.next = false;
+        for i in 0..self.k_idx.len() {
+            if self.cand.val().get_bit(i) & !self.lower[i].val() {
+                self.pick_idx.next = self.k_idx[i].val();
+            }
+            self.above[i + 1].next = self.above[i].val();
+            if self.lower[i].val() {
+                self.above[i + 1].next = self.above[i].val() | self.k_onehot[i].val();
+            }
+            self.lower[i + 1].next = self.lower[i].val() | self.cand.val().get_bit(i);
+            if self.isel.q.val() == self.k_idx[i].val() {
+                self.sel_can.next = self.can_mask.val().get_bit(i);
+            }
+        }
+        self.above_all.next = 0.into();
+        self.any_cand.next = false;
+        for i in 0..self.k_idx.len() {
+            self.above_all.next = self.above[i + 1].val();
+            self.any_cand.next = self.lower[i + 1].val();
+        }
+        self.fire.next =
+            self.iv.q.val() & self.sel_can.val() & (!self.rq_v.q.val() | self.rq_ready.val());
+        if !self.iv.q.val() {
+            if self.any_cand.val() {
+                self.iv.d.next = true;
+                self.isel.d.next = self.pick_idx.val();
+                self.rr_mask.d.next = self.above_all.val();
+            }
+        } else if !self.sel_can.val() | self.fire.val() {
+            self.iv.d.next = false;
+        }
+
+        // Issue: the picked op's next request, and where the op goes next.
+        self.sel.next = self.isel.q.val();
+        self.next_rq.next.tag = (bit_cast::<16, 8>(self.ent.val().seq) << 8)
+            | (bit_cast::<16, 4>(self.ent.val().generation) << 4)
+            | bit_cast::<16, 4>(self.isel.q.val());
+        self.next_rq.next.write = self.ent.val().wr;
+        self.next_rq.next.conn = self.ent.val().conn;
+        self.next_rq.next.raddr = self.ent.val().raddr + bit_cast::<64, 32>(self.ent.val().off);
+        self.next_rq.next.rkey = self.ent.val().rkey;
+        self.next_rq.next.laddr = self.ent.val().laddr + bit_cast::<64, 32>(self.ent.val().off);
+        self.next_rq.next.lkey = self.ent.val().lkey;
+        self.next_rq.next.len = self.k_seg.val();
+        if self.ent.val().lastseg {
+            self.next_rq.next.len = self.ent.val().rem;
+        }
+        self.adv.next.off = self.ent.val().off + self.k_seg.val();
+        self.adv.next.rem = self.ent.val().rem - self.k_seg.val();
+        if self.ent.val().lastseg {
+            self.adv.next.rem = 0.into();
+        }
+        self.adv.next.more = !self.ent.val().lastseg;
+        self.adv.next.lastseg = self.ent.val().lastseg | (self.ent.val().rem <= self.k_seg2.val());
+        self.adv.next.seq = self.ent.val().seq + 1;
+        self.adv.next.emask = self.ent.val().emask << 1;
+        if (self.ent.val().emask & self.k_wtop.val()).any() {
+            self.adv.next.emask = 1.into();
+        }
+        if self.fire.val() {
+            self.rq_q.d.next = self.next_rq.val();
+            self.rq_v.d.next = true;
+        } else if self.rq_v.q.val() & self.rq_ready.val() {
+            self.rq_v.d.next = false;
+        }
+
+        if self.reset.val() {
+            self.iv.d.next = false;
+            self.isel.d.next = 0.into();
+            self.rr_mask.d.next = 0.into();
+            self.rq_v.d.next = false;
+            self.rq_q.d.next = self.k_rq_zero.val();
+        }
+        self.rq_valid.next = self.rq_v.q.val();
+        self.rq_rec.next = self.rq_q.q.val();
+    }
+}
