@@ -125,3 +125,39 @@ fn sequencer_area_by_parameters() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// Area of each unit synthesized alone, its ports left as ports (slow; run by hand with
+/// `--ignored --nocapture`): where the sequencer's LUTs go.
+#[test]
+#[ignore]
+fn sequencer_area_by_unit() {
+    use rust_hdl::prelude::{Block, generate_verilog};
+    use sanswitch_hdl::sequencer::{
+        AccessChecker, CmdUnit, CplBuilder, Issuer, OpTable, RegTable, RespMatcher,
+    };
+    require_yosys();
+    let p = SequencerParams::default();
+    fn area(name: &str, mut b: impl Block) {
+        b.connect_all();
+        let v = generate_verilog(&b);
+        let dir =
+            std::env::temp_dir().join(format!("sanswitch-unit-{name}-{}", std::process::id()));
+        let s = synth_xilinx(&dir, "top", &v).unwrap();
+        eprintln!(
+            "{name:>14}: {:>5} LUTs {:>5} FFs {:>3} LUTRAM {:>3} CARRY4 {:>2} LUT levels",
+            s.luts, s.ffs, s.lutram, s.carry4, s.lut_levels
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let ops = p.ops as usize;
+    area("command", CmdUnit::new(&p));
+    area("reg_table", RegTable::new(p.reg_entries as usize));
+    area("op_table", OpTable::new(ops, p.segment));
+    area("issue", Issuer::new(ops, p.segment, p.window as u32));
+    area("response", RespMatcher::new(ops, p.window as usize));
+    area("completion", CplBuilder::new(ops));
+    area("checks", AccessChecker::new(p.reg_entries as u32));
+    for n in [1, 4, 14] {
+        area(&format!("counters_{n}"), sanswitch_hdl::widgets::CounterBank::new(n));
+    }
+}

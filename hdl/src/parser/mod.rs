@@ -138,7 +138,7 @@ pub struct ControlParser {
     cur_w0: Signal<Local, Bits<64>>,
     cur_w1: Signal<Local, Bits<64>>,
     cur_w4: Signal<Local, Bits<64>>,
-    held_w2: Signal<Local, Bits<64>>,
+    held_w2_lo: Signal<Local, Bits<32>>,
     keep_norm: Signal<Local, Bits<8>>,
     /// Where the beat is, as the record sees it: nothing arrives while a record is held.
     live5: Signal<Local, Bits<5>>,
@@ -203,7 +203,7 @@ impl ControlParser {
             cur_w0: Default::default(),
             cur_w1: Default::default(),
             cur_w4: Default::default(),
-            held_w2: Default::default(),
+            held_w2_lo: Default::default(),
             prec: Default::default(),
         }
     }
@@ -265,9 +265,9 @@ impl Logic for ControlParser {
         self.verdict.got.next = self.beat.got.val();
         self.verdict.long.next = self.beat.long.val();
         self.verdict.data.next = self.s_axis_rx_tdata.val();
-        self.held_w2.next = self.words.q.val().w2;
+        self.held_w2_lo.next = bit_cast::<32, 64>(self.words.q.val().w2);
         self.verdict.w0.next = self.words.q.val().w0;
-        self.verdict.w2_lo.next = self.held_w2.val().get_bits::<32>(0);
+        self.verdict.w2_lo.next = self.held_w2_lo.val();
 
         // The header record of a message ending with this beat (fields of a struct field
         // are sliced from a plain signal: Yosys cannot slice a slice).

@@ -33,7 +33,7 @@ pub struct ChkRec {
     pub key: Bits<32>,
     pub write: Bit,
     pub addr: Bits<64>,
-    pub span_end: Bits<65>,
+    pub len: Bits<32>,
     pub valid: Bit,
     pub rconn: Bits<8>,
 }
@@ -83,6 +83,8 @@ pub struct AccessChecker {
     conn_ok: Signal<Local, Bit>,
     acc_ok: Signal<Local, Bit>,
     bnd_ok: Signal<Local, Bit>,
+    off: Signal<Local, Bits<65>>,
+    off_lo: Signal<Local, Bits<33>>,
     verdict: Signal<Local, CkRec>,
     n_out_v: Signal<Local, Bit>,
     n_skid_v: Signal<Local, Bit>,
@@ -127,8 +129,7 @@ impl Logic for AccessChecker {
         self.rec.next.key = self.ac_key.val();
         self.rec.next.write = self.ac_write.val();
         self.rec.next.addr = self.ac_addr.val();
-        self.rec.next.span_end =
-            bit_cast::<65, 64>(self.ac_addr.val()) + bit_cast::<65, 32>(self.ac_len.val());
+        self.rec.next.len = self.ac_len.val();
         self.rec.next.valid = self.e_valid.val();
         self.rec.next.rconn = self.e_conn.val();
         self.s1_v.d.next = self.acc.val();
@@ -144,11 +145,16 @@ impl Logic for AccessChecker {
         if self.s1_q.q.val().write {
             self.acc_ok.next = self.tab.read_data.val().access == self.k_acc_rw.val();
         }
-        // `base <= addr && addr + len <= base + rlen`, in 65 bits (no wrap).
-        self.bnd_ok.next = (self.s1_q.q.val().addr >= self.tab.read_data.val().addr)
-            & (self.s1_q.q.val().span_end
-                <= bit_cast::<65, 64>(self.tab.read_data.val().addr)
-                    + bit_cast::<65, 32>(self.tab.read_data.val().len));
+        // `base <= addr && addr + len <= base + rlen` in exact arithmetic, as
+        // `off = addr - base` with no borrow, `off < 2^32` (a region is shorter) and
+        // `off + len <= rlen` in 33 bits: one wide subtraction instead of two wide additions
+        // and two wide comparisons.
+        self.off.next = bit_cast::<65, 64>(self.s1_q.q.val().addr)
+            - bit_cast::<65, 64>(self.tab.read_data.val().addr);
+        self.off_lo.next = bit_cast::<33, 32>(self.off.val().get_bits::<32>(0));
+        self.bnd_ok.next = !self.off.val().get_bits::<33>(32).any()
+            & ((self.off_lo.val() + bit_cast::<33, 32>(self.s1_q.q.val().len))
+                <= bit_cast::<33, 32>(self.tab.read_data.val().len));
         self.verdict.next.grant = false;
         if !self.key_ok.val() {
             self.verdict.next.reason = self.k_key.val();

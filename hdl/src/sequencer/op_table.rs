@@ -8,7 +8,11 @@
 //!
 //! # Ports
 //! - `rd_issue`, `rd_resp`, `rd_cpl` (in) → `ent_issue`, `ent_resp`, `ent_cpl` (out): the
-//!   entry at that slot, same cycle (all zeros, a free entry, past `ops`).
+//!   entry at that slot, same cycle. Only the slot number's low `ceil(log2 ops)` bits are
+//!   looked at (all zeros, a free entry, when they name no op): a read port is then a plain
+//!   multiplexer (one LUT6 per bit for four ops, where checking the high bits too would take
+//!   two). The units never read past `ops` but the response matcher, which checks the slot
+//!   itself.
 //! - `can_mask` (out): ops that may issue a request now; `done_mask`: ops waiting for their
 //!   completion; `free_mask`: free ops (bit `i` for op `i`).
 //! - `key` (in) → `key_busy` (out): some op not free uses local key `key` (a
@@ -61,6 +65,8 @@ pub struct OpTable {
     slots: Vec<OpSlot>,
     k_idx: Vec<Param<Bits<4>>>,
     k_onehot: Vec<Param<Bits<16>>>,
+    /// `2^ceil(log2 ops) - 1`: the slot-number bits a read port looks at.
+    k_rd_mask: Param<Bits<4>>,
     k_run: Param<Bits<2>>,
     k_write: Param<Bits<3>>,
     k_seg: Param<Bits<32>>,
@@ -82,6 +88,7 @@ impl OpTable {
             slots: (0..ops).map(|_| OpSlot::default()).collect(),
             k_idx: (0..ops).map(|i| param(i as u64)).collect(),
             k_onehot: (0..ops).map(|i| param(1 << i)).collect(),
+            k_rd_mask: param(ops.next_power_of_two() as u64 - 1),
             k_run: param(ost::RUN as u64),
             k_write: param(cmd::START_WRITE as u64),
             k_seg: param(segment as u64),
@@ -140,13 +147,13 @@ impl Logic for OpTable {
             self.slots[i].abort_conn.next = self.abort_conn.val();
 
             // Reads.
-            if self.rd_issue.val() == self.k_idx[i].val() {
+            if (self.rd_issue.val() & self.k_rd_mask.val()) == self.k_idx[i].val() {
                 self.ent_issue.next = self.slots[i].entry.val();
             }
-            if self.rd_resp.val() == self.k_idx[i].val() {
+            if (self.rd_resp.val() & self.k_rd_mask.val()) == self.k_idx[i].val() {
                 self.ent_resp.next = self.slots[i].entry.val();
             }
-            if self.rd_cpl.val() == self.k_idx[i].val() {
+            if (self.rd_cpl.val() & self.k_rd_mask.val()) == self.k_idx[i].val() {
                 self.ent_cpl.next = self.slots[i].entry.val();
             }
             self.can_c[i + 1].next = self.can_c[i].val();

@@ -41,6 +41,7 @@ pub struct CounterBank {
     inc_r: DFF<Bit>,
     index_r: DFF<Bits<IDX>>,
     c_len: Param<Bits<6>>,
+    c_live_mask: Param<Bits<32>>,
     bump: Signal<Local, Bit>,
     next: Signal<Local, Bits<32>>,
 }
@@ -49,7 +50,11 @@ impl CounterBank {
     /// A bank of `len` counters (1..=32).
     pub fn new(len: usize) -> Self {
         assert!((1..=1 << IDX).contains(&len), "a counter bank has 1 to 32 counters");
-        CounterBank { c_len: param(len as u64), ..Default::default() }
+        CounterBank {
+            c_len: param(len as u64),
+            c_live_mask: param(((1u64 << len) - 1) & 0xFFFF_FFFF),
+            ..Default::default()
+        }
     }
 }
 
@@ -76,8 +81,11 @@ impl Logic for CounterBank {
         self.read_ram.write_address.next = self.index_r.q.val();
         self.read_ram.write_data.next = self.next.val();
         self.read_ram.write_enable.next = self.bump.val();
+        // Masked to the bank's size, so that the live bits of counters past `len` are
+        // constant zero and synthesis removes them and their share of the multiplexers.
         if self.bump.val() {
-            self.live.d.next = self.live.q.val().replace_bit(self.index_r.q.val().index(), true);
+            self.live.d.next = self.live.q.val().replace_bit(self.index_r.q.val().index(), true)
+                & self.c_live_mask.val();
         }
 
         self.rd.d.next = 0.into();
