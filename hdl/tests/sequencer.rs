@@ -152,7 +152,7 @@ fn sequencer_area_by_unit() {
     let ops = p.ops as usize;
     area("command", CmdUnit::new(&p));
     area("reg_table", RegTable::new(p.reg_entries as usize));
-    area("op_table", OpTable::new(ops, p.segment));
+    area("op_table", OpTable::new(ops));
     area("issue", Issuer::new(ops, p.segment, p.window as u32));
     area("response", RespMatcher::new(ops, p.window as usize));
     area("completion", CplBuilder::new(ops));

@@ -12,7 +12,7 @@
 //!   register is free or being emptied); `adv` (out): what the op's entry becomes.
 //! - `rq_valid`, `rq_rec` (out, registered), `rq_ready` (in): the request channel. A request's
 //!   `tag` names slot, generation and segment number ([`tag`]); its addresses are the
-//!   op's bases plus its offset; its length one segment, or what is left.
+//!   op's bases plus its offset; its length one segment, or what is left (`total - off`).
 //! - `reset` (in): synchronous; nothing picked, no request held.
 //!
 //! [`tag`]: sanswitch_model::blocks::sequencer::tag
@@ -44,7 +44,6 @@ pub struct Issuer {
     k_idx: Vec<Param<Bits<4>>>,
     k_onehot: Vec<Param<Bits<16>>>,
     k_seg: Param<Bits<32>>,
-    k_seg2: Param<Bits<32>>,
     k_wtop: Param<Bits<16>>,
     k_rq_zero: Param<RqRec>,
     sel_can: Signal<Local, Bit>,
@@ -57,6 +56,9 @@ pub struct Issuer {
     above_all: Signal<Local, Bits<16>>,
     any_cand: Signal<Local, Bit>,
     next_rq: Signal<Local, RqRec>,
+    /// Bytes of the picked op not yet requested, and whether they fit one request.
+    rem: Signal<Local, Bits<32>>,
+    lastseg: Signal<Local, Bit>,
 }
 
 impl Issuer {
@@ -66,7 +68,6 @@ impl Issuer {
             k_idx: (0..ops).map(|i| param(i as u64)).collect(),
             k_onehot: (0..ops).map(|i| param(1 << i)).collect(),
             k_seg: param(segment as u64),
-            k_seg2: param(2 * segment as u64),
             k_wtop: param(1 << (window - 1)),
             lower: (0..=ops).map(|_| Default::default()).collect(),
             above: (0..=ops).map(|_| Default::default()).collect(),
@@ -131,17 +132,15 @@ impl Logic for Issuer {
         self.next_rq.next.rkey = self.ent.val().rkey;
         self.next_rq.next.laddr = self.ent.val().laddr + bit_cast::<64, 32>(self.ent.val().off);
         self.next_rq.next.lkey = self.ent.val().lkey;
+        // What is left is derived here, once, rather than kept per op.
+        self.rem.next = self.ent.val().total - self.ent.val().off;
+        self.lastseg.next = self.rem.val() <= self.k_seg.val();
         self.next_rq.next.len = self.k_seg.val();
-        if self.ent.val().lastseg {
-            self.next_rq.next.len = self.ent.val().rem;
+        if self.lastseg.val() {
+            self.next_rq.next.len = self.rem.val();
         }
         self.adv.next.off = self.ent.val().off + self.k_seg.val();
-        self.adv.next.rem = self.ent.val().rem - self.k_seg.val();
-        if self.ent.val().lastseg {
-            self.adv.next.rem = 0.into();
-        }
-        self.adv.next.more = !self.ent.val().lastseg;
-        self.adv.next.lastseg = self.ent.val().lastseg | (self.ent.val().rem <= self.k_seg2.val());
+        self.adv.next.more = !self.lastseg.val();
         self.adv.next.seq = self.ent.val().seq + 1;
         self.adv.next.emask = self.ent.val().emask << 1;
         if (self.ent.val().emask & self.k_wtop.val()).any() {

@@ -137,7 +137,7 @@ impl Sequencer {
         Sequencer {
             cmd_unit: CmdUnit::new(p),
             regs: RegTable::new(p.reg_entries as usize),
-            ops: OpTable::new(ops, p.segment),
+            ops: OpTable::new(ops),
             issue: Issuer::new(ops, p.segment, p.window as u32),
             resp: RespMatcher::new(ops, p.window as usize),
             cpl: CplBuilder::new(ops),

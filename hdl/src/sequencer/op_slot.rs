@@ -115,9 +115,7 @@ impl Logic for OpSlot {
         if self.adv.val() {
             self.e.d.next.inflight = self.kept.val() | self.e.q.val().emask;
             self.e.d.next.off = self.adv_rec.val().off;
-            self.e.d.next.rem = self.adv_rec.val().rem;
             self.e.d.next.more = self.adv_rec.val().more;
-            self.e.d.next.lastseg = self.adv_rec.val().lastseg;
             self.e.d.next.seq = self.adv_rec.val().seq;
             self.e.d.next.emask = self.adv_rec.val().emask;
         }

@@ -69,7 +69,6 @@ pub struct OpTable {
     k_rd_mask: Param<Bits<4>>,
     k_run: Param<Bits<2>>,
     k_write: Param<Bits<3>>,
-    k_seg: Param<Bits<32>>,
     k_zero: Param<OpEntry>,
     fresh: Signal<Local, OpEntry>,
     /// The masks and the key test over the ops below `i` (chains: a signal is written once
@@ -81,8 +80,8 @@ pub struct OpTable {
 }
 
 impl OpTable {
-    /// A table of `ops` entries (at most 16) whose requests are `segment` bytes.
-    pub fn new(ops: usize, segment: u32) -> Self {
+    /// A table of `ops` entries (at most 16).
+    pub fn new(ops: usize) -> Self {
         let chain = || (0..=ops).map(|_| Default::default()).collect();
         OpTable {
             slots: (0..ops).map(|_| OpSlot::default()).collect(),
@@ -91,7 +90,6 @@ impl OpTable {
             k_rd_mask: param(ops.next_power_of_two() as u64 - 1),
             k_run: param(ost::RUN as u64),
             k_write: param(cmd::START_WRITE as u64),
-            k_seg: param(segment as u64),
             can_c: chain(),
             done_c: chain(),
             free_c: chain(),
@@ -115,9 +113,7 @@ impl Logic for OpTable {
         self.fresh.next.laddr = self.start_laddr.val();
         self.fresh.next.lkey = self.start_cmd.val().lkey;
         self.fresh.next.total = self.start_cmd.val().len;
-        self.fresh.next.rem = self.start_cmd.val().len;
         self.fresh.next.more = self.start_cmd.val().len.any();
-        self.fresh.next.lastseg = self.start_cmd.val().len <= self.k_seg.val();
         self.fresh.next.emask = 1.into();
 
         self.ent_issue.next = self.k_zero.val();

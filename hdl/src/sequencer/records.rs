@@ -34,7 +34,8 @@ pub struct CmdRec {
     pub lkey: Bits<32>,
 }
 
-/// One op-table entry (field meanings: the model's `OpEntry`).
+/// One op-table entry (field meanings: the model's `OpEntry`, less `rem` and `lastseg`,
+/// which the issuer derives from `total - off` for the one op it issues from).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct OpEntry {
     pub st: Bits<2>,
@@ -48,9 +49,7 @@ pub struct OpEntry {
     pub lkey: Bits<32>,
     pub total: Bits<32>,
     pub off: Bits<32>,
-    pub rem: Bits<32>,
     pub more: Bit,
-    pub lastseg: Bit,
     pub seq: Bits<8>,
     pub emask: Bits<16>,
     pub inflight: Bits<16>,
@@ -61,9 +60,7 @@ pub struct OpEntry {
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct AdvRec {
     pub off: Bits<32>,
-    pub rem: Bits<32>,
     pub more: Bit,
-    pub lastseg: Bit,
     pub seq: Bits<8>,
     pub emask: Bits<16>,
 }
