@@ -140,6 +140,9 @@ fn sequencer_area_by_unit() {
     fn area(name: &str, mut b: impl Block) {
         b.connect_all();
         let v = generate_verilog(&b);
+        if let Ok(d) = std::env::var("SANSWITCH_UNIT_VERILOG") {
+            std::fs::write(format!("{d}/{name}.v"), &v).unwrap();
+        }
         let dir =
             std::env::temp_dir().join(format!("sanswitch-unit-{name}-{}", std::process::id()));
         let s = synth_xilinx(&dir, "top", &v).unwrap();
@@ -153,6 +156,7 @@ fn sequencer_area_by_unit() {
     area("command", CmdUnit::new(&p));
     area("reg_table", RegTable::new(p.reg_entries as usize));
     area("op_table", OpTable::new(ops));
+    area("op_slot", sanswitch_hdl::sequencer::OpSlot::default());
     area("issue", Issuer::new(ops, p.segment, p.window as u32));
     area("response", RespMatcher::new(ops, p.window as usize));
     area("completion", CplBuilder::new(ops));

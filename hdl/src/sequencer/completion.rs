@@ -3,7 +3,8 @@
 //!
 //! # Ports
 //! - `done_mask` (in): ops waiting for their completion (the op table's).
-//! - `pick` (out) / `ent` (in): the lowest of them, and its entry.
+//! - `pick` (out) / `ent`, `fin` (in): the lowest of them, its entry and its completion
+//!   fields.
 //! - `fire` (out): the completion is taken into the output register this cycle (the op
 //!   table frees the op at the edge).
 //! - `cpl_valid`, `cpl_rec` (out, registered), `cpl_ready` (in): the completion channel. The
@@ -15,7 +16,7 @@
 use rust_hdl::prelude::*;
 use sanswitch_model::blocks::sequencer::{cnt, fault};
 
-use super::{CplRec, OpEntry};
+use super::{CplRec, OpDone, OpEntry};
 use crate::widgets::counter_bank::IDX;
 use crate::widgets::{CounterBank, Param, param};
 
@@ -25,6 +26,7 @@ pub struct CplBuilder {
     pub reset: Signal<In, Bit>,
     pub done_mask: Signal<In, Bits<16>>,
     pub ent: Signal<In, OpEntry>,
+    pub fin: Signal<In, OpDone>,
     pub cpl_ready: Signal<In, Bit>,
     pub rd_index: Signal<In, Bits<IDX>>,
     pub pick: Signal<Out, Bits<4>>,
@@ -79,13 +81,13 @@ impl Logic for CplBuilder {
             self.any_done.next = self.lower[i + 1].val();
         }
         self.fire.next = self.any_done.val() & (!self.cpl_v.q.val() | self.cpl_ready.val());
-        self.rec.next.conn = self.ent.val().conn;
-        self.rec.next.xfer = self.ent.val().xfer;
+        self.rec.next.conn = self.fin.val().conn;
+        self.rec.next.xfer = self.fin.val().xfer;
         self.rec.next.bytes = 0.into();
         if !self.ent.val().status.any() {
-            self.rec.next.bytes = self.ent.val().total;
+            self.rec.next.bytes = self.fin.val().total;
         }
-        self.rec.next.write = self.ent.val().wr;
+        self.rec.next.write = self.fin.val().wr;
         self.rec.next.status = self.ent.val().status;
         if self.fire.val() {
             self.cpl_q.d.next = self.rec.val();

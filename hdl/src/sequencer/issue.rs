@@ -7,7 +7,8 @@
 //!
 //! # Ports
 //! - `can_mask` (in): ops that may issue (the op table's).
-//! - `sel` (out) / `ent` (in): the op picked, and its entry read from the op table.
+//! - `sel` (out) / `ent`, `req` (in): the op picked, and its entry and request fields read
+//!   from the op table.
 //! - `fire` (out): the request is issued this cycle (the op still may issue and the request
 //!   register is free or being emptied); `adv` (out): what the op's entry becomes.
 //! - `rq_valid`, `rq_rec` (out, registered), `rq_ready` (in): the request channel. A request's
@@ -19,7 +20,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::{AdvRec, OpEntry, RqRec};
+use super::{AdvRec, OpEntry, OpReq, RqRec};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -28,6 +29,7 @@ pub struct Issuer {
     pub reset: Signal<In, Bit>,
     pub can_mask: Signal<In, Bits<16>>,
     pub ent: Signal<In, OpEntry>,
+    pub req: Signal<In, OpReq>,
     pub rq_ready: Signal<In, Bit>,
     pub sel: Signal<Out, Bits<4>>,
     pub fire: Signal<Out, Bit>,
@@ -126,14 +128,14 @@ impl Logic for Issuer {
         self.next_rq.next.tag = (bit_cast::<16, 8>(self.ent.val().seq) << 8)
             | (bit_cast::<16, 4>(self.ent.val().generation) << 4)
             | bit_cast::<16, 4>(self.isel.q.val());
-        self.next_rq.next.write = self.ent.val().wr;
-        self.next_rq.next.conn = self.ent.val().conn;
-        self.next_rq.next.raddr = self.ent.val().raddr + bit_cast::<64, 32>(self.ent.val().off);
-        self.next_rq.next.rkey = self.ent.val().rkey;
-        self.next_rq.next.laddr = self.ent.val().laddr + bit_cast::<64, 32>(self.ent.val().off);
-        self.next_rq.next.lkey = self.ent.val().lkey;
+        self.next_rq.next.write = self.req.val().wr;
+        self.next_rq.next.conn = self.req.val().conn;
+        self.next_rq.next.raddr = self.req.val().raddr + bit_cast::<64, 32>(self.ent.val().off);
+        self.next_rq.next.rkey = self.req.val().rkey;
+        self.next_rq.next.laddr = self.req.val().laddr + bit_cast::<64, 32>(self.ent.val().off);
+        self.next_rq.next.lkey = self.req.val().lkey;
         // What is left is derived here, once, rather than kept per op.
-        self.rem.next = self.ent.val().total - self.ent.val().off;
+        self.rem.next = self.req.val().total - self.ent.val().off;
         self.lastseg.next = self.rem.val() <= self.k_seg.val();
         self.next_rq.next.len = self.k_seg.val();
         if self.lastseg.val() {

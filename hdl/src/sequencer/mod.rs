@@ -46,7 +46,9 @@ pub use completion::CplBuilder;
 pub use issue::Issuer;
 pub use op_slot::OpSlot;
 pub use op_table::OpTable;
-pub use records::{AdvRec, CkRec, CmdRec, CplRec, OpEntry, RegRec, RegTag, RqRec, RspRec};
+pub use records::{
+    AdvRec, CkRec, CmdRec, CplRec, OpDone, OpEntry, OpReq, RegRec, RegTag, RqRec, RspRec,
+};
 pub use reg_table::RegTable;
 pub use response::RespMatcher;
 
@@ -222,6 +224,7 @@ impl Logic for Sequencer {
         // Requests, responses, completions.
         self.issue.can_mask.next = self.ops.can_mask.val();
         self.issue.ent.next = self.ops.ent_issue.val();
+        self.issue.req.next = self.ops.req_issue.val();
         self.issue.rq_ready.next = self.m_axis_rq_tready.val();
         self.resp.rs_valid.next = self.s_axis_rs_tvalid.val();
         self.resp.rs_tag.next = self.s_axis_rs_tag.val();
@@ -229,6 +232,7 @@ impl Logic for Sequencer {
         self.resp.ent.next = self.ops.ent_resp.val();
         self.cpl.done_mask.next = self.ops.done_mask.val();
         self.cpl.ent.next = self.ops.ent_cpl.val();
+        self.cpl.fin.next = self.ops.done_cpl.val();
         self.cpl.cpl_ready.next = self.m_axis_cpl_tready.val();
 
         // Remote-access checks.

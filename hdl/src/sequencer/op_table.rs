@@ -8,7 +8,11 @@
 //!
 //! # Ports
 //! - `rd_issue`, `rd_resp`, `rd_cpl` (in) → `ent_issue`, `ent_resp`, `ent_cpl` (out): the
-//!   entry at that slot, same cycle. Only the slot number's low `ceil(log2 ops)` bits are
+//!   entry at that slot, same cycle; `req_issue` (out, [`OpReq`]) and `done_cpl` (out,
+//!   [`OpDone`]): the fields written at START for slots `rd_issue` and `rd_cpl`, read from
+//!   two small distributed RAMs (a word is only meaningful once its slot was started: the
+//!   RAMs are not cleared by reset). Keeping them in RAM rather than in every slot's
+//!   flip-flops saves a ~230-bit multiplexer per read and ~270 flip-flops per op. Only the slot number's low `ceil(log2 ops)` bits are
 //!   looked at (all zeros, a free entry, when they name no op): a read port is then a plain
 //!   multiplexer (one LUT6 per bit for four ops, where checking the high bits too would take
 //!   two). The units never read past `ops` but the response matcher, which checks the slot
@@ -29,7 +33,8 @@
 use rust_hdl::prelude::*;
 use sanswitch_model::blocks::sequencer::{cmd, ost};
 
-use super::{AdvRec, CmdRec, OpEntry, OpSlot};
+use super::{AdvRec, CmdRec, OpDone, OpEntry, OpReq, OpSlot};
+use crate::widgets::LutRam;
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -58,11 +63,15 @@ pub struct OpTable {
     pub ent_issue: Signal<Out, OpEntry>,
     pub ent_resp: Signal<Out, OpEntry>,
     pub ent_cpl: Signal<Out, OpEntry>,
+    pub req_issue: Signal<Out, OpReq>,
+    pub done_cpl: Signal<Out, OpDone>,
     pub can_mask: Signal<Out, Bits<16>>,
     pub done_mask: Signal<Out, Bits<16>>,
     pub free_mask: Signal<Out, Bits<16>>,
     pub key_busy: Signal<Out, Bit>,
     slots: Vec<OpSlot>,
+    req_ram: LutRam<OpReq, 4>,
+    done_ram: LutRam<OpDone, 4>,
     k_idx: Vec<Param<Bits<4>>>,
     k_onehot: Vec<Param<Bits<16>>>,
     /// `2^ceil(log2 ops) - 1`: the slot-number bits a read port looks at.
@@ -71,6 +80,8 @@ pub struct OpTable {
     k_write: Param<Bits<3>>,
     k_zero: Param<OpEntry>,
     fresh: Signal<Local, OpEntry>,
+    req_w: Signal<Local, OpReq>,
+    done_w: Signal<Local, OpDone>,
     /// The masks and the key test over the ops below `i` (chains: a signal is written once
     /// per update, never accumulated).
     can_c: Vec<Signal<Local, Bits<16>>>,
@@ -105,14 +116,31 @@ impl Logic for OpTable {
         // A fresh entry for a START.
         self.fresh.next = self.k_zero.val();
         self.fresh.next.st = self.k_run.val();
-        self.fresh.next.wr = self.start_cmd.val().op == self.k_write.val();
         self.fresh.next.conn = self.start_cmd.val().conn;
-        self.fresh.next.xfer = self.start_cmd.val().xfer;
-        self.fresh.next.raddr = self.start_cmd.val().addr;
-        self.fresh.next.rkey = self.start_cmd.val().key;
-        self.fresh.next.laddr = self.start_laddr.val();
         self.fresh.next.lkey = self.start_cmd.val().lkey;
-        self.fresh.next.total = self.start_cmd.val().len;
+        self.req_w.next.wr = self.start_cmd.val().op == self.k_write.val();
+        self.req_w.next.conn = self.start_cmd.val().conn;
+        self.req_w.next.raddr = self.start_cmd.val().addr;
+        self.req_w.next.rkey = self.start_cmd.val().key;
+        self.req_w.next.laddr = self.start_laddr.val();
+        self.req_w.next.lkey = self.start_cmd.val().lkey;
+        self.req_w.next.total = self.start_cmd.val().len;
+        self.done_w.next.wr = self.req_w.val().wr;
+        self.done_w.next.conn = self.start_cmd.val().conn;
+        self.done_w.next.xfer = self.start_cmd.val().xfer;
+        self.done_w.next.total = self.start_cmd.val().len;
+        self.req_ram.write_clock.next = self.clock.val();
+        self.req_ram.write_address.next = self.start_slot.val();
+        self.req_ram.write_data.next = self.req_w.val();
+        self.req_ram.write_enable.next = self.start.val() & !self.reset.val();
+        self.req_ram.read_address.next = self.rd_issue.val();
+        self.req_issue.next = self.req_ram.read_data.val();
+        self.done_ram.write_clock.next = self.clock.val();
+        self.done_ram.write_address.next = self.start_slot.val();
+        self.done_ram.write_data.next = self.done_w.val();
+        self.done_ram.write_enable.next = self.start.val() & !self.reset.val();
+        self.done_ram.read_address.next = self.rd_cpl.val();
+        self.done_cpl.next = self.done_ram.read_data.val();
         self.fresh.next.more = self.start_cmd.val().len.any();
         self.fresh.next.emask = 1.into();
 

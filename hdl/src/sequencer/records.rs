@@ -34,26 +34,46 @@ pub struct CmdRec {
     pub lkey: Bits<32>,
 }
 
-/// One op-table entry (field meanings: the model's `OpEntry`, less `rem` and `lastseg`,
-/// which the issuer derives from `total - off` for the one op it issues from).
+/// One op-table entry's flip-flop half: what changes while the op runs, and what every op
+/// is compared on at once (connection for aborts, local key for deregistrations). Field
+/// meanings: the model's `OpEntry`; `rem` and `lastseg` are not kept (the issuer derives
+/// them from `total - off` for the one op it issues from), and what only the op's requests
+/// and completion read lives in RAM ([`OpReq`], [`OpDone`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct OpEntry {
     pub st: Bits<2>,
     pub generation: Bits<4>,
-    pub wr: Bit,
     pub conn: Bits<8>,
-    pub xfer: Bits<32>,
-    pub raddr: Bits<64>,
-    pub rkey: Bits<32>,
-    pub laddr: Bits<64>,
     pub lkey: Bits<32>,
-    pub total: Bits<32>,
     pub off: Bits<32>,
     pub more: Bit,
     pub seq: Bits<8>,
     pub emask: Bits<16>,
     pub inflight: Bits<16>,
     pub status: Bits<3>,
+}
+
+/// What an op's requests are made of, written at START into the op table's request RAM and
+/// read for the op being issued from.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct OpReq {
+    pub wr: Bit,
+    pub conn: Bits<8>,
+    pub raddr: Bits<64>,
+    pub rkey: Bits<32>,
+    pub laddr: Bits<64>,
+    pub lkey: Bits<32>,
+    pub total: Bits<32>,
+}
+
+/// What an op's completion is made of (with its status), written at START into the op
+/// table's completion RAM.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct OpDone {
+    pub wr: Bit,
+    pub conn: Bits<8>,
+    pub xfer: Bits<32>,
+    pub total: Bits<32>,
 }
 
 /// What issuing a request changes in its op: the next segment's position.
