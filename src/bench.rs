@@ -421,9 +421,26 @@ impl Bench {
             "sim.model_over_verilator": self.model / self.verilator,
         });
         if let Value::Object(m) = &mut v {
+            m.insert("parser.lutram".into(), json!(s.map(|s| s.lutram)));
             m.extend(self.blocks.clone());
+            m.extend(self.totals());
         }
         v
+    }
+
+    /// The three blocks' area added up (`blocks.luts`, `blocks.lutram`, `blocks.ffs`), or
+    /// null when a block has no figure (no Yosys).
+    pub fn totals(&self) -> serde_json::Map<String, Value> {
+        let s = self.synth.as_ref();
+        let parser = [s.map(|s| s.luts), s.map(|s| s.lutram), s.map(|s| s.ffs)];
+        let mut m = serde_json::Map::new();
+        for (i, key) in ["luts", "lutram", "ffs"].into_iter().enumerate() {
+            let sum = ["pool", "sequencer"].iter().fold(parser[i], |acc, b| {
+                Some(acc? + self.blocks.get(&format!("{b}.{key}"))?.as_u64()?)
+            });
+            m.insert(format!("blocks.{key}"), json!(sum));
+        }
+        m
     }
 
     pub fn text(&self) -> String {
@@ -503,6 +520,10 @@ impl Bench {
         );
         let _ = writeln!(o, "pool manager and sequencer:");
         for (k, v) in &self.blocks {
+            let _ = writeln!(o, "  {k:<40} {v}");
+        }
+        let _ = writeln!(o, "the three blocks together (yosys synth_xilinx, xc7):");
+        for (k, v) in self.totals() {
             let _ = writeln!(o, "  {k:<40} {v}");
         }
         o

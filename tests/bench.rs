@@ -53,6 +53,15 @@ fn bench_json_has_every_figure() {
         assert!(v[*k].as_f64().is_some_and(|s| s.is_finite() && s > 0.0), "{k}: {v:#}");
     }
 
+    // The three blocks together, below the 4,155 LUTs they took while their counters were
+    // still ports (LUT-RAM cells are counted apart, and reported).
+    let luts = |b: &str| v[format!("{b}.luts")].as_u64().expect("a LUT count");
+    let total = v["blocks.luts"].as_u64().expect("blocks.luts");
+    assert_eq!(total, luts("parser") + luts("pool") + luts("sequencer"), "{v:#}");
+    assert!(total < 4_155, "the three blocks take {total} LUTs: {v:#}");
+    assert!(v["blocks.lutram"].as_u64().is_some_and(|n| n > 0), "{v:#}");
+    assert!(v["blocks.ffs"].as_u64().is_some_and(|n| n > 0), "{v:#}");
+
     // The pool manager: one request per cycle across connections; one per two cycles on a
     // single connection (the read-after-write stall).
     assert_eq!(v["pool.ops_per_cycle"].as_f64(), Some(1.0), "{v:#}");
