@@ -306,6 +306,9 @@ pub struct Stats {
     pub stale_completions: u64,
     /// Registrations refused.
     pub reg_failures: u64,
+    /// Of those, registrations of a send's source buffer: each completes that send with
+    /// WSAENOBUFS (a failed landing-region registration falls back to copying instead).
+    pub send_reg_failures: u64,
     /// RDMA operations that failed.
     pub rdma_errors: u64,
     /// Completions by status name ("ok", "WSAENOBUFS", ...).
@@ -1243,6 +1246,7 @@ impl Endpoint {
                         tx.phase = TxPhase::Announce;
                     }
                     Err(_) => {
+                        self.stats.send_reg_failures += 1;
                         self.regs.remove(&reg);
                         let tx = self.tx_queue.pop_front().expect("checked");
                         self.complete_send(tx.req, Err(WsaError::NoBufs), out);

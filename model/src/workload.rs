@@ -20,7 +20,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::endpoint::{Action, Config, Endpoint, Event, ReqId, Role, Stats};
+use crate::endpoint::{Action, Config, Endpoint, Event, ReqId, Role, State, Stats};
 use crate::fabric::{Fabric, FabricConfig, FabricStats, MAX_TIME_NS};
 use crate::status::WsaError;
 use crate::wire;
@@ -466,6 +466,12 @@ struct Side {
     offered: u64,
     /// What went wrong with this side's sends, in the order it was seen.
     send_problems: Vec<String>,
+    /// Sends that failed with an error other than WSAENOBUFS: allowed only on a connection
+    /// that was aborted (decided at the end, when that is known).
+    send_errors: Vec<String>,
+    /// Sends that failed with WSAENOBUFS: each must have a failed registration of its
+    /// source buffer behind it.
+    nobufs_seen: u64,
     /// The peer's view of this side's stream.
     stream: StreamCheck,
     // --- as the receiver of the other direction
@@ -503,6 +509,8 @@ impl Side {
             send_reqs: BTreeMap::new(),
             offered,
             send_problems: Vec::new(),
+            send_errors: Vec::new(),
+            nobufs_seen: 0,
             recvs_open: 0,
             recv_reqs: Default::default(),
             eof: false,
@@ -518,6 +526,17 @@ impl Side {
 /// with what is in flight (see [`MAX_IN_FLIGHT`]), not with the plan. Call
 /// [`Workload::validate`] first: the model assumes a workload it can run.
 pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
+    run_tampered(w, progress, &mut |_, _, _| {})
+}
+
+/// [`run`], with every action the fabric hands to an application passed through `tamper`
+/// first (with its connection and node): how tests show that the checker catches an
+/// endpoint that misbehaves (a completion with the wrong status, a byte changed).
+pub fn run_tampered(
+    w: &Workload,
+    progress: &mut dyn FnMut(u64, u64),
+    tamper: &mut dyn FnMut(usize, usize, &mut Action),
+) -> Summary {
     let base = ChaCha8Rng::seed_from_u64(w.seed);
     let mut rng = base.clone();
     let mut fabric = Fabric::new(FabricConfig {
@@ -527,7 +546,6 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
         },
         ..w.fabric.clone()
     });
-    let aborting = w.fabric.faults.abort.is_some();
     let mut sides: Vec<[Side; 2]> = Vec::new();
     let mut total: u64 = 0;
     for _ in 0..w.connections {
@@ -582,8 +600,9 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
                 }
             }
         }
-        for o in fabric.take_outputs() {
+        for mut o in fabric.take_outputs() {
             let (conn, node) = (o.conn, o.node);
+            tamper(conn, node, &mut o.action);
             match o.action {
                 Action::CompleteSend { req, result } => {
                     let side = &mut sides[conn][node];
@@ -602,6 +621,7 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
                             .send_problems
                             .push(format!("{what} completed with {n} of {len} bytes")),
                         Err(WsaError::NoBufs) => {
+                            side.nobufs_seen += 1;
                             if !side.stream.no_bufs(i, len) {
                                 side.send_problems.push(format!(
                                     "{what} failed with WSAENOBUFS after bytes of it or of a \
@@ -609,8 +629,7 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
                                 ));
                             }
                         }
-                        Err(_) if aborting => {}
-                        Err(e) => side.send_problems.push(format!("{what} failed: {}", e.name())),
+                        Err(e) => side.send_errors.push(format!("{what} failed: {}", e.name())),
                     }
                 }
                 Action::CompleteRecv { req, result } => {
@@ -632,9 +651,7 @@ pub fn run(w: &Workload, progress: &mut dyn FnMut(u64, u64)) -> Summary {
                         Err(_) => side.eof = true,
                     }
                 }
-                Action::Teardown
-                    if fabric.endpoint(conn, node).state() == crate::endpoint::State::Aborted =>
-                {
+                Action::Teardown if fabric.endpoint(conn, node).state() == State::Aborted => {
                     let side = &mut sides[conn][node];
                     side.dead = true;
                     side.eof = true;
@@ -687,13 +704,31 @@ fn check(
 ) -> Summary {
     let mut summary =
         Summary { seed: w.seed, sim_time_ns: fabric.now(), events, ..Default::default() };
-    let aborting = w.fabric.faults.abort.is_some();
+    let mut violations_intact = 0;
     for (conn, pair) in sides.iter().enumerate() {
+        // Only a connection that really was aborted (locally or by the peer) may lose bytes,
+        // fail sends or break the protocol's rules; a configured abort that never fired, or
+        // one on another connection, excuses nothing.
+        let aborted = (0..2).any(|n| fabric.endpoint(conn, n).state() == State::Aborted);
         for from in 0..2 {
             let tx = &pair[from];
             let rx = &pair[1 - from];
             let ep = fabric.endpoint(conn, from);
             summary.violations += ep.stats().violations();
+            if !aborted {
+                violations_intact += ep.stats().violations();
+                problems.extend(tx.send_errors.iter().cloned());
+            }
+            // Every WSAENOBUFS has a failed registration of the send's buffer behind it (and
+            // every such failure fails exactly its send).
+            let failed = ep.stats().send_reg_failures;
+            if tx.nobufs_seen != failed {
+                problems.push(format!(
+                    "conn {conn} node {from}: {} sends failed with WSAENOBUFS, {failed} \
+                     registrations of a send's buffer failed",
+                    tx.nobufs_seen
+                ));
+            }
             for (k, v) in &ep.stats().completions {
                 *summary.completions.entry(k.clone()).or_default() += v;
             }
@@ -716,7 +751,7 @@ fn check(
                      expected {expected})",
                     1 - from,
                 )),
-                None if got != expected && !aborting => problems.push(format!(
+                None if got != expected && !aborted => problems.push(format!(
                     "conn {conn} {from}->{}: {got} of {expected} bytes arrived",
                     1 - from,
                 )),
@@ -736,8 +771,10 @@ fn check(
             });
         }
     }
-    if !aborting && summary.violations > 0 {
-        problems.push(format!("{} protocol violations detected", summary.violations));
+    if violations_intact > 0 {
+        problems.push(format!(
+            "{violations_intact} protocol violations detected on connections not aborted"
+        ));
     }
     summary.fabric = fabric.stats().clone();
     summary.intact = problems.is_empty();
