@@ -4,6 +4,7 @@
 //! - [`seq`]: wrap-safe sequence-number arithmetic;
 //! - [`endpoint`]: a sans-IO state machine of one switch for one connected socket;
 //! - [`fabric`]: a SAN model joining two endpoints (messages, registration, RDMA, faults);
+//! - [`host`]: the engine's host command and completion entries, byte by byte;
 //! - [`workload`]: seeded random workloads and the integrity checker used by tests and the CLI;
 //! - [`ports`], [`params`], [`blocks`]: the hardware blocks' port contracts, parameters and
 //!   cycle-accurate models.
@@ -14,6 +15,7 @@
 pub mod blocks;
 pub mod endpoint;
 pub mod fabric;
+pub mod host;
 pub mod params;
 pub mod ports;
 pub mod seq;

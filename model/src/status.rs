@@ -28,6 +28,15 @@ pub enum WsaError {
 }
 
 impl WsaError {
+    /// Every status this switch reports.
+    pub const ALL: [WsaError; 5] = [
+        WsaError::NoBufs,
+        WsaError::OperationAborted,
+        WsaError::ConnReset,
+        WsaError::Shutdown,
+        WsaError::NotConn,
+    ];
+
     pub fn code(self) -> u32 {
         self as u32
     }
