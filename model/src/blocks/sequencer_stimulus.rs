@@ -34,19 +34,9 @@ pub fn san_inputs(o: &SequencerOut) -> SanIn {
     }
 }
 
-/// A command, as the engine would issue it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Command {
-    pub op: u8,
-    pub conn: u8,
-    pub access: u8,
-    pub nomem: bool,
-    pub xfer: u32,
-    pub addr: u64,
-    pub key: u32,
-    pub len: u32,
-    pub lkey: u32,
-}
+/// A command, as the engine would issue it: the model's command record, with constructors
+/// for each opcode and a way onto the port.
+pub use super::sequencer::CmdRec as Command;
 
 impl Command {
     pub fn register(conn: u8, acc: u8, addr: u64, len: u32) -> Self {
