@@ -5,6 +5,8 @@
 //! - [`endpoint`]: a sans-IO state machine of one switch for one connected socket;
 //! - [`fabric`]: a SAN model joining two endpoints (messages, registration, RDMA, faults);
 //! - [`host`]: the engine's host command and completion entries, byte by byte;
+//! - [`engine_pair`]: two engines over a cycle-level SAN with host memory models, a workload
+//!   backend;
 //! - [`workload`]: seeded random workloads and the integrity checker used by tests and the CLI;
 //! - [`ports`], [`params`], [`blocks`]: the hardware blocks' port contracts, parameters and
 //!   cycle-accurate models.
@@ -14,6 +16,7 @@
 
 pub mod blocks;
 pub mod endpoint;
+pub mod engine_pair;
 pub mod fabric;
 pub mod host;
 pub mod params;

@@ -164,3 +164,77 @@ impl SequencerParams {
         self.reg_entries.trailing_zeros()
     }
 }
+
+/// Parameters of the engine (`hdl/src/engine/`): the three blocks joined, with the command
+/// interface, the per-connection queues and the on-chip receive buffers.
+///
+/// The receive buffers of every connection are on chip (`connections * recv_bufs *
+/// buf_size` bytes of block RAM): a message lands in one, and its payload stays there until
+/// the application's posted buffer takes it, so the defaults are sized for an XC7A50T
+/// (16 x 4 x 1 KiB = 64 KiB, 16 of its 75 BRAM36).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EngineParams {
+    /// Connections (ids `0..connections`).
+    pub connections: u16,
+    /// Send buffers per connection: control messages in flight on the SAN at once.
+    pub send_bufs: u8,
+    /// Receive buffers per connection, advertised in Hello.
+    pub recv_bufs: u8,
+    /// Size of every control buffer (both directions): the largest message accepted.
+    pub buf_size: u32,
+    /// Sends, and separately receives, a connection holds queued (a power of two, 1..=16):
+    /// a command past it completes with WSAENOBUFS (no temporary memory for it).
+    pub queue_depth: u8,
+    /// This engine's provider can RDMA-read (announced in Hello).
+    pub rdma_read: bool,
+}
+
+impl Default for EngineParams {
+    fn default() -> Self {
+        EngineParams {
+            connections: 16,
+            send_bufs: 4,
+            recv_bufs: 4,
+            buf_size: 1024,
+            queue_depth: 4,
+            rdma_read: true,
+        }
+    }
+}
+
+/// Most commands of one kind a connection holds queued: the width of the queue pointers.
+pub const ENGINE_MAX_QUEUE: u8 = 16;
+
+impl EngineParams {
+    pub fn validate(&self) -> Result<(), String> {
+        self.parser().validate()?;
+        self.pool().validate()?;
+        if !self.queue_depth.is_power_of_two() || self.queue_depth > ENGINE_MAX_QUEUE {
+            return Err(format!("queue_depth must be a power of two in 1..={ENGINE_MAX_QUEUE}"));
+        }
+        Ok(())
+    }
+
+    pub fn parser(&self) -> ParserParams {
+        ParserParams { connections: self.connections, buf_size: self.buf_size }
+    }
+
+    pub fn pool(&self) -> PoolParams {
+        PoolParams {
+            connections: self.connections,
+            send_bufs: self.send_bufs,
+            recv_bufs: self.recv_bufs,
+        }
+    }
+
+    /// 64-bit words of one receive buffer.
+    pub fn buf_words(&self) -> usize {
+        self.buf_size as usize / 8
+    }
+
+    /// 64-bit words of the receive-buffer memory.
+    pub fn rx_words(&self) -> usize {
+        self.connections as usize * self.recv_bufs as usize * self.buf_words()
+    }
+}

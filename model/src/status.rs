@@ -25,16 +25,30 @@ pub enum WsaError {
     /// A request on a socket that is not connected or already closed (`WSAENOTCONN`).
     #[error("WSAENOTCONN: the socket is not connected")]
     NotConn = 10057,
+    /// A command its connection's state does not allow (`LISTEN` on a connected socket,
+    /// `OPEN` while the connection still has work in flight), or an unknown opcode
+    /// (`WSAEINVAL`).
+    #[error("WSAEINVAL: the command is not valid for the connection's state")]
+    Inval = 10022,
+    /// A command for a connection the engine does not have (`WSAENOTSOCK`).
+    #[error("WSAENOTSOCK: no such connection")]
+    NotSock = 10038,
+    /// `CONNECT` on a connection that is already connected (`WSAEISCONN`).
+    #[error("WSAEISCONN: the socket is already connected")]
+    IsConn = 10056,
 }
 
 impl WsaError {
     /// Every status this switch reports.
-    pub const ALL: [WsaError; 5] = [
+    pub const ALL: [WsaError; 8] = [
         WsaError::NoBufs,
         WsaError::OperationAborted,
         WsaError::ConnReset,
         WsaError::Shutdown,
         WsaError::NotConn,
+        WsaError::Inval,
+        WsaError::NotSock,
+        WsaError::IsConn,
     ];
 
     pub fn code(self) -> u32 {
@@ -47,6 +61,9 @@ impl WsaError {
             WsaError::ConnReset => "WSAECONNRESET",
             WsaError::Shutdown => "WSAESHUTDOWN",
             WsaError::NotConn => "WSAENOTCONN",
+            WsaError::Inval => "WSAEINVAL",
+            WsaError::NotSock => "WSAENOTSOCK",
+            WsaError::IsConn => "WSAEISCONN",
         }
     }
 }

@@ -21,7 +21,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::endpoint::{Action, Config, Endpoint, Event, ReqId, Role, State, Stats};
-use crate::fabric::{Fabric, FabricConfig, FabricStats, MAX_TIME_NS};
+use crate::fabric::{AppOutput, Fabric, FabricConfig, FabricStats, MAX_TIME_NS};
 use crate::status::WsaError;
 use crate::wire;
 
@@ -273,6 +273,9 @@ pub struct Direction {
     pub bytes_offered: u64,
     pub bytes_received: u64,
     pub urgent_bytes_received: u64,
+    /// The sends' completions by status name ("ok", "WSAENOBUFS", ...): what a differential
+    /// run compares between backends (receives are cut differently by each).
+    pub send_statuses: BTreeMap<String, u64>,
     /// The sender's endpoint counters.
     pub sender: Stats,
 }
@@ -469,6 +472,8 @@ struct Side {
     /// Sends that failed with an error other than WSAENOBUFS: allowed only on a connection
     /// that was aborted (decided at the end, when that is known).
     send_errors: Vec<String>,
+    /// Send completions by status name.
+    send_statuses: BTreeMap<String, u64>,
     /// Sends that failed with WSAENOBUFS: each must have a failed registration of its
     /// source buffer behind it.
     nobufs_seen: u64,
@@ -511,6 +516,7 @@ impl Side {
             send_problems: Vec::new(),
             send_errors: Vec::new(),
             nobufs_seen: 0,
+            send_statuses: BTreeMap::new(),
             recvs_open: 0,
             recv_reqs: Default::default(),
             eof: false,
@@ -537,8 +543,6 @@ pub fn run_tampered(
     progress: &mut dyn FnMut(u64, u64),
     tamper: &mut dyn FnMut(usize, usize, &mut Action),
 ) -> Summary {
-    let base = ChaCha8Rng::seed_from_u64(w.seed);
-    let mut rng = base.clone();
     let mut fabric = Fabric::new(FabricConfig {
         faults: crate::fabric::Faults {
             seed: w.seed ^ 0x5eed ^ w.fabric.faults.seed,
@@ -546,17 +550,96 @@ pub fn run_tampered(
         },
         ..w.fabric.clone()
     });
+    run_on(w, &mut fabric, progress, tamper)
+}
+
+/// One connection's two endpoint configurations (node 0 initiates), drawn from `rng`:
+/// RDMA-read support and initial sequence numbers.
+fn connection_config(w: &Workload, rng: &mut ChaCha8Rng) -> [Config; 2] {
+    let mut cfgs = [w.endpoint.clone(), w.endpoint.clone()];
+    for (n, cfg) in cfgs.iter_mut().enumerate() {
+        cfg.rdma_read = w.rdma_read[n].unwrap_or_else(|| rng.gen_bool(0.5));
+        cfg.initial_seq =
+            if w.seq_near_wrap { u32::MAX - rng.gen_range(0..64) } else { rng.r#gen() };
+    }
+    cfgs
+}
+
+/// What runs a workload's connections: the sans-IO endpoints over the fabric model, or two
+/// engines (cycle models or Verilated) over a cycle-level SAN.
+pub trait Backend {
+    /// Set up the next connection: node 0 with `cfgs[0]` connects to node 1.
+    fn connect(&mut self, cfgs: [Config; 2]);
+    /// An application request (`AppSend`, `AppRecv`, `AppShutdown`) on one side.
+    fn app(&mut self, conn: usize, node: usize, ev: Event);
+    /// Completions (and `Teardown` of an aborted connection) since the last call.
+    fn take_outputs(&mut self) -> Vec<AppOutput>;
+    fn has_outputs(&self) -> bool;
+    /// Advance; false when nothing is left to do (or nothing moves any more).
+    fn step(&mut self) -> bool;
+    /// Simulated time in nanoseconds.
+    fn now(&self) -> u64;
+    /// The connection was aborted on this side (locally or by the peer).
+    fn aborted(&self, conn: usize, node: usize) -> bool;
+    /// One side's protocol counters (what the backend can tell).
+    fn stats(&self, conn: usize, node: usize) -> Stats;
+    fn fabric_stats(&self) -> FabricStats {
+        FabricStats::default()
+    }
+    /// Whatever the backend itself found wrong (a host memory access out of bounds, ...).
+    fn problems(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+impl Backend for Fabric {
+    fn connect(&mut self, cfgs: [Config; 2]) {
+        let [c0, c1] = cfgs;
+        Fabric::connect(
+            self,
+            Endpoint::new(Role::Initiator, c0),
+            Endpoint::new(Role::Acceptor, c1),
+        );
+    }
+    fn app(&mut self, conn: usize, node: usize, ev: Event) {
+        Fabric::app(self, conn, node, ev)
+    }
+    fn take_outputs(&mut self) -> Vec<AppOutput> {
+        Fabric::take_outputs(self)
+    }
+    fn has_outputs(&self) -> bool {
+        Fabric::has_outputs(self)
+    }
+    fn step(&mut self) -> bool {
+        Fabric::step(self)
+    }
+    fn now(&self) -> u64 {
+        Fabric::now(self)
+    }
+    fn aborted(&self, conn: usize, node: usize) -> bool {
+        self.endpoint(conn, node).state() == State::Aborted
+    }
+    fn stats(&self, conn: usize, node: usize) -> Stats {
+        self.endpoint(conn, node).stats().clone()
+    }
+    fn fabric_stats(&self) -> FabricStats {
+        Fabric::stats(self).clone()
+    }
+}
+
+/// Run a workload on `backend`: connect every connection, then drive and check it.
+pub fn run_on(
+    w: &Workload,
+    fabric: &mut dyn Backend,
+    progress: &mut dyn FnMut(u64, u64),
+    tamper: &mut dyn FnMut(usize, usize, &mut Action),
+) -> Summary {
+    let base = ChaCha8Rng::seed_from_u64(w.seed);
+    let mut rng = base.clone();
     let mut sides: Vec<[Side; 2]> = Vec::new();
     let mut total: u64 = 0;
     for _ in 0..w.connections {
-        let mut cfgs = [w.endpoint.clone(), w.endpoint.clone()];
-        for (n, cfg) in cfgs.iter_mut().enumerate() {
-            cfg.rdma_read = w.rdma_read[n].unwrap_or_else(|| rng.gen_bool(0.5));
-            cfg.initial_seq =
-                if w.seq_near_wrap { u32::MAX - rng.gen_range(0..64) } else { rng.r#gen() };
-        }
-        let [c0, c1] = cfgs;
-        fabric.connect(Endpoint::new(Role::Initiator, c0), Endpoint::new(Role::Acceptor, c1));
+        fabric.connect(connection_config(w, &mut rng));
         let s0 = Side::new(&mut rng, w);
         let s1 = Side::new(&mut rng, w);
         total = total.saturating_add(s0.offered).saturating_add(s1.offered);
@@ -614,6 +697,8 @@ pub fn run_tampered(
                         continue;
                     };
                     side.sends_open -= 1;
+                    let name = result.as_ref().err().map_or("ok", |e| e.name());
+                    *side.send_statuses.entry(name.into()).or_default() += 1;
                     let what = format!("conn {conn} node {node}: send #{i}");
                     match result {
                         Ok(n) if n == len => {}
@@ -651,7 +736,7 @@ pub fn run_tampered(
                         Err(_) => side.eof = true,
                     }
                 }
-                Action::Teardown if fabric.endpoint(conn, node).state() == State::Aborted => {
+                Action::Teardown if fabric.aborted(conn, node) => {
                     let side = &mut sides[conn][node];
                     side.dead = true;
                     side.eof = true;
@@ -692,12 +777,13 @@ pub fn run_tampered(
         }
     }
     progress(received_total, total);
-    check(w, &fabric, &sides, events, problems)
+    problems.extend(fabric.problems());
+    check(w, fabric, &sides, events, problems)
 }
 
 fn check(
     w: &Workload,
-    fabric: &Fabric,
+    fabric: &dyn Backend,
     sides: &[[Side; 2]],
     events: u64,
     mut problems: Vec<String>,
@@ -709,19 +795,19 @@ fn check(
         // Only a connection that really was aborted (locally or by the peer) may lose bytes,
         // fail sends or break the protocol's rules; a configured abort that never fired, or
         // one on another connection, excuses nothing.
-        let aborted = (0..2).any(|n| fabric.endpoint(conn, n).state() == State::Aborted);
+        let aborted = (0..2).any(|n| fabric.aborted(conn, n));
         for from in 0..2 {
             let tx = &pair[from];
             let rx = &pair[1 - from];
-            let ep = fabric.endpoint(conn, from);
-            summary.violations += ep.stats().violations();
+            let stats = fabric.stats(conn, from);
+            summary.violations += stats.violations();
             if !aborted {
-                violations_intact += ep.stats().violations();
+                violations_intact += stats.violations();
                 problems.extend(tx.send_errors.iter().cloned());
             }
             // Every WSAENOBUFS has a failed registration of the send's buffer behind it (and
             // every such failure fails exactly its send).
-            let failed = ep.stats().send_reg_failures;
+            let failed = stats.send_reg_failures;
             if tx.nobufs_seen != failed {
                 problems.push(format!(
                     "conn {conn} node {from}: {} sends failed with WSAENOBUFS, {failed} \
@@ -729,7 +815,7 @@ fn check(
                     tx.nobufs_seen
                 ));
             }
-            for (k, v) in &ep.stats().completions {
+            for (k, v) in &stats.completions {
                 *summary.completions.entry(k.clone()).or_default() += v;
             }
             // Every submitted send completed exactly once, with an allowed status.
@@ -767,7 +853,8 @@ fn check(
                 bytes_offered: tx.offered,
                 bytes_received: got,
                 urgent_bytes_received: st.urgent_received,
-                sender: ep.stats().clone(),
+                send_statuses: tx.send_statuses.clone(),
+                sender: stats.clone(),
             });
         }
     }
@@ -776,7 +863,7 @@ fn check(
             "{violations_intact} protocol violations detected on connections not aborted"
         ));
     }
-    summary.fabric = fabric.stats().clone();
+    summary.fabric = fabric.fabric_stats();
     summary.intact = problems.is_empty();
     summary.problems = problems;
     summary

@@ -2,7 +2,9 @@
 //! the oracle of the rust-hdl widget of the same name in `hdl/src/widgets/`.
 
 pub mod counter_bank;
+pub mod fifo;
 pub mod skid;
 
 pub use counter_bank::CounterBank;
+pub use fifo::Fifo;
 pub use skid::Skid;

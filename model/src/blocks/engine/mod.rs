@@ -1,0 +1,286 @@
+//! Cycle-accurate model of the engine (`hdl/src/engine/`): the parser, the pool manager and
+//! (with the zero-copy paths) the sequencer, joined by the units that make them a session
+//! protocol offload.
+//!
+//! ```text
+//!  s_axis_cmd ─► cmd FIFO ─┐                               ┌─► builder ─► m_axis_tx (SAN)
+//!                          ├─► controller ◄──► pool        │      ▲ m_axis_dmard / s_axis_dmard
+//!  s_axis_rx ─► rx_admit ─► parser ─ hdr ─┘  │  ▲          │
+//!  (SAN)                      └─ payload ─► receive-buffer RAM ─► delivery ─► m_axis_dmawr
+//!                                            └─► completion FIFO ─► m_axis_cpl
+//! ```
+//!
+//! - [`rx_admit`]: picks the posted receive buffer each incoming message lands in; a message
+//!   for a connection with none posted (the peer overran its credits) is dropped and reported.
+//! - the parser checks every message; its payload beats go into the on-chip receive-buffer
+//!   RAM, its header records to the controller.
+//! - [`controller`]: the protocol, one event at a time, with per-connection state and
+//!   queues; it asks the pool for buffers, credits and header fields, and hands work to:
+//! - [`builder`]: builds each message (header, extension, inline payload read from host
+//!   memory) onto the SAN send stream;
+//! - [`delivery`]: copies received payload from the receive-buffer RAM into the host's posted
+//!   buffers.
+//!
+//! Every unit talks to the next through a FIFO or a valid/ready pair whose ready comes from
+//! registers, so the model computes every block's outputs first, then every handshake, then
+//! clocks them all.
+
+pub mod builder;
+pub mod controller;
+pub mod delivery;
+pub mod rx_admit;
+
+use crate::blocks::parser::{ParserIn, ParserModel, ParserOut};
+use crate::blocks::pool::{PoolIn, PoolModel, PoolOut};
+use crate::blocks::widgets::Fifo;
+use crate::host::{Command, Completion};
+use crate::params::{CONN_BITS, EngineParams};
+use crate::ports::CycleModel;
+
+use builder::Builder;
+use controller::Controller;
+use delivery::Delivery;
+use rx_admit::RxAdmit;
+
+crate::ports! {
+    /// Engine inputs.
+    pub struct EngineIn {
+        /// Synchronous reset of every unit (the pool then sweeps its state RAM).
+        reset: bool = 1,
+        /// Command stream (record channel): one host command entry per beat.
+        s_axis_cmd_tvalid: bool = 1,
+        s_axis_cmd_opcode: u8 = 8,
+        s_axis_cmd_conn: u16 = 16,
+        s_axis_cmd_tag: u32 = 32,
+        s_axis_cmd_addr: u64 = 64,
+        s_axis_cmd_len: u32 = 32,
+        s_axis_cmd_aux: u64 = 64,
+        m_axis_cpl_tready: bool = 1,
+        /// Host memory read requests: taken when high.
+        m_axis_dmard_tready: bool = 1,
+        /// Host memory read data: the bytes from the request's address, packed from byte 0,
+        /// `tlast` on the request's last beat, `tkeep` the bytes of that beat.
+        s_axis_dmard_tvalid: bool = 1,
+        s_axis_dmard_tdata: u64 = 64,
+        s_axis_dmard_tkeep: u8 = 8,
+        s_axis_dmard_tlast: bool = 1,
+        m_axis_dmawr_tready: bool = 1,
+        /// SAN send-message stream.
+        m_axis_tx_tready: bool = 1,
+        /// SAN receive-message stream: `tuser` the connection.
+        s_axis_rx_tvalid: bool = 1,
+        s_axis_rx_tdata: u64 = 64,
+        s_axis_rx_tkeep: u8 = 8,
+        s_axis_rx_tlast: bool = 1,
+        s_axis_rx_tuser: u8 = CONN_BITS,
+    }
+}
+
+crate::ports! {
+    /// Engine outputs.
+    pub struct EngineOut {
+        s_axis_cmd_tready: bool = 1,
+        /// Completion stream: one host completion entry per beat.
+        m_axis_cpl_tvalid: bool = 1,
+        m_axis_cpl_tag: u32 = 32,
+        m_axis_cpl_bytes: u32 = 32,
+        m_axis_cpl_conn: u16 = 16,
+        m_axis_cpl_status: u16 = 16,
+        m_axis_cpl_opcode: u8 = 8,
+        m_axis_cpl_urgent: bool = 1,
+        m_axis_cpl_eof: bool = 1,
+        /// Host memory read request: `len` bytes from `addr`.
+        m_axis_dmard_tvalid: bool = 1,
+        m_axis_dmard_addr: u64 = 64,
+        m_axis_dmard_len: u32 = 32,
+        s_axis_dmard_tready: bool = 1,
+        /// Host memory write stream: beat `k` of a burst goes to `addr + 8k`, its bytes
+        /// `tkeep` (contiguous from byte 0); `addr` is held for the whole burst.
+        m_axis_dmawr_tvalid: bool = 1,
+        m_axis_dmawr_addr: u64 = 64,
+        m_axis_dmawr_tdata: u64 = 64,
+        m_axis_dmawr_tkeep: u8 = 8,
+        m_axis_dmawr_tlast: bool = 1,
+        m_axis_tx_tvalid: bool = 1,
+        m_axis_tx_tdata: u64 = 64,
+        m_axis_tx_tkeep: u8 = 8,
+        m_axis_tx_tlast: bool = 1,
+        m_axis_tx_tuser: u8 = CONN_BITS,
+        s_axis_rx_tready: bool = 1,
+    }
+}
+
+/// One beat of a byte stream.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Beat {
+    pub data: u64,
+    pub keep: u8,
+    pub last: bool,
+}
+
+/// Depth of the command FIFO.
+pub const CMD_FIFO: usize = 2;
+/// Depth of the completion FIFO.
+pub const CPL_FIFO: usize = 4;
+
+/// The engine's cycle model.
+#[derive(Clone, Debug)]
+pub struct EngineModel {
+    p: EngineParams,
+    pub cmd: Fifo<Command>,
+    pub cpl: Fifo<Completion>,
+    pub admit: RxAdmit,
+    pub parser: ParserModel,
+    pub pool: PoolModel,
+    pub ctl: Controller,
+    pub builder: Builder,
+    pub delivery: Delivery,
+    /// The receive-buffer RAM: `connections * recv_bufs` buffers of `buf_words` words.
+    pub rxmem: Vec<u64>,
+    /// Payload write pointer of the message the parser is passing (words into its buffer).
+    pub rx_wptr: usize,
+}
+
+impl EngineModel {
+    pub fn new(p: EngineParams) -> Self {
+        p.validate().expect("valid engine parameters");
+        EngineModel {
+            cmd: Fifo::new(CMD_FIFO),
+            cpl: Fifo::new(CPL_FIFO),
+            admit: RxAdmit::new(&p),
+            parser: ParserModel::new(p.parser()),
+            pool: PoolModel::new(p.pool()),
+            ctl: Controller::new(&p),
+            builder: Builder::new(),
+            delivery: Delivery::new(&p),
+            rxmem: vec![0; p.rx_words()],
+            rx_wptr: 0,
+            p,
+        }
+    }
+
+    pub fn params(&self) -> &EngineParams {
+        &self.p
+    }
+
+    /// Word index of receive buffer `buf` of connection `conn` in the receive-buffer RAM.
+    pub fn buf_base(p: &EngineParams, conn: u8, buf: u8) -> usize {
+        (conn as usize * p.recv_bufs as usize + buf as usize) * p.buf_words()
+    }
+
+    /// Every sub-block's inputs for this cycle, given the engine's inputs.
+    fn wires(&self) -> Wires {
+        let po = self.parser.outputs(&ParserIn::default());
+        let pool_o = self.pool.outputs(&PoolIn::default());
+        let ctl = self.ctl.comb(&po, &pool_o, self);
+        let parser_in = ParserIn {
+            reset: false,
+            s_axis_rx_tvalid: self.admit.out.is_some(),
+            s_axis_rx_tdata: self.admit.out.map_or(0, |b| b.0.data),
+            s_axis_rx_tkeep: self.admit.out.map_or(0, |b| b.0.keep),
+            s_axis_rx_tlast: self.admit.out.is_some_and(|b| b.0.last),
+            s_axis_rx_tuser: self.admit.out.map_or(0, |b| b.1),
+            m_axis_hdr_tready: ctl.take_hdr,
+            // The receive-buffer RAM takes a beat every cycle.
+            m_axis_pay_tready: true,
+            cnt_rd_index: 0,
+        };
+        let pool_in = PoolIn {
+            reset: false,
+            s_axis_req_tvalid: ctl.pool_req.is_some(),
+            m_axis_resp_tready: true,
+            cnt_rd_index: 0,
+            ..ctl.pool_req.unwrap_or_default()
+        };
+        Wires { po, pool_o, ctl, parser_in, pool_in, rx_ready: self.admit.in_ready(&po) }
+    }
+}
+
+/// What the units show each other during one cycle.
+pub struct Wires {
+    pub po: ParserOut,
+    pub pool_o: PoolOut,
+    pub ctl: controller::Comb,
+    pub parser_in: ParserIn,
+    pub pool_in: PoolIn,
+    pub rx_ready: bool,
+}
+
+impl CycleModel for EngineModel {
+    type In = EngineIn;
+    type Out = EngineOut;
+
+    fn outputs(&self, i: &EngineIn) -> EngineOut {
+        let w = self.wires();
+        let c = self.cpl.head().copied().unwrap_or_default();
+        let rd = self.builder.dma_req();
+        let wr = self.delivery.out;
+        let tx = self.builder.out;
+        EngineOut {
+            s_axis_cmd_tready: self.cmd.can_push(),
+            m_axis_cpl_tvalid: self.cpl.head().is_some(),
+            m_axis_cpl_tag: c.tag,
+            m_axis_cpl_bytes: c.bytes,
+            m_axis_cpl_conn: c.conn,
+            m_axis_cpl_status: c.status,
+            m_axis_cpl_opcode: c.opcode,
+            m_axis_cpl_urgent: c.urgent,
+            m_axis_cpl_eof: c.eof,
+            m_axis_dmard_tvalid: rd.is_some(),
+            m_axis_dmard_addr: rd.map_or(0, |r| r.0),
+            m_axis_dmard_len: rd.map_or(0, |r| r.1),
+            s_axis_dmard_tready: self.builder.dma_ready(i),
+            m_axis_dmawr_tvalid: wr.is_some(),
+            m_axis_dmawr_addr: wr.map_or(0, |w| w.0),
+            m_axis_dmawr_tdata: wr.map_or(0, |w| w.1.data),
+            m_axis_dmawr_tkeep: wr.map_or(0, |w| w.1.keep),
+            m_axis_dmawr_tlast: wr.is_some_and(|w| w.1.last),
+            m_axis_tx_tvalid: tx.is_some(),
+            m_axis_tx_tdata: tx.map_or(0, |t| t.1.data),
+            m_axis_tx_tkeep: tx.map_or(0, |t| t.1.keep),
+            m_axis_tx_tlast: tx.is_some_and(|t| t.1.last),
+            m_axis_tx_tuser: tx.map_or(0, |t| t.0),
+            s_axis_rx_tready: w.rx_ready,
+        }
+    }
+
+    fn clock(&mut self, i: &EngineIn) {
+        if i.reset {
+            *self = EngineModel::new(self.p);
+            return;
+        }
+        let w = self.wires();
+        // Receive-buffer RAM: the parser's payload beats, never past their buffer.
+        if w.po.m_axis_pay_tvalid {
+            let u = w.po.m_axis_pay_tuser;
+            let (conn, buf) =
+                (crate::blocks::parser::user::conn(u), crate::blocks::parser::user::buf(u));
+            if (conn as u16) < self.p.connections
+                && buf < self.p.recv_bufs
+                && self.rx_wptr < self.p.buf_words()
+            {
+                let a = Self::buf_base(&self.p, conn, buf) + self.rx_wptr;
+                self.rxmem[a] = w.po.m_axis_pay_tdata;
+            }
+            self.rx_wptr = if w.po.m_axis_pay_tlast { 0 } else { self.rx_wptr + 1 };
+        }
+        let cmd_push = (i.s_axis_cmd_tvalid && self.cmd.can_push()).then_some(Command {
+            opcode: i.s_axis_cmd_opcode,
+            flags: 0,
+            conn: i.s_axis_cmd_conn,
+            tag: i.s_axis_cmd_tag,
+            addr: i.s_axis_cmd_addr,
+            len: i.s_axis_cmd_len,
+            aux: i.s_axis_cmd_aux,
+        });
+        let cpl_pop = i.m_axis_cpl_tready && !self.cpl.is_empty();
+        self.admit.clock(i, &w);
+        self.builder.clock(i, w.ctl.fx_job, w.ctl.take_sent);
+        self.delivery.clock(i, w.ctl.fx_dlv, w.ctl.take_dlv, &self.rxmem, &self.p);
+        self.ctl.clock(&w.ctl);
+        self.cmd.clock(w.ctl.take_cmd, cmd_push);
+        self.cpl.clock(cpl_pop, w.ctl.fx_cpl);
+        self.parser.clock(&w.parser_in);
+        self.pool.clock(&w.pool_in);
+    }
+}
