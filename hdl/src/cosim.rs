@@ -36,7 +36,7 @@ impl EngineParams {
         };
         #[allow(clippy::needless_update)]
         let parser = ParserParams { connections: 4, buf_size: 64, ..ParserParams::default() };
-        EngineParams { parser, pool, sequencer }
+        EngineParams { parser, pool, sequencer, ..EngineParams::default() }
     }
 
     /// The large set, built for the pool only: 64 connections (a state RAM of 64 words) and
@@ -80,6 +80,7 @@ pub fn cosim_blocks() -> Vec<CosimBlock> {
         b("parser", BlockName::Parser, d),
         b("pool", BlockName::Pool, d),
         b("sequencer", BlockName::Sequencer, d),
+        b("engine", BlockName::Engine, d),
         b("parser_small", BlockName::Parser, s),
         b("pool_small", BlockName::Pool, s),
         b("sequencer_small", BlockName::Sequencer, s),
@@ -192,6 +193,7 @@ mod tests {
                 BlockName::Parser => b.params.parser.validate(),
                 BlockName::Pool => b.params.pool.validate(),
                 BlockName::Sequencer => b.params.sequencer.validate(),
+                BlockName::Engine => b.params.engine.validate(),
             }
             .unwrap();
         }

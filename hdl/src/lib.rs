@@ -10,6 +10,7 @@
 //! `generate` command and the lint tests all use.
 
 pub mod cosim;
+pub mod engine;
 pub mod parser;
 pub mod pool;
 pub mod rhsim;
@@ -69,10 +70,12 @@ pub enum BlockName {
     Parser,
     Pool,
     Sequencer,
+    Engine,
 }
 
 impl BlockName {
-    pub const ALL: [BlockName; 3] = [BlockName::Parser, BlockName::Pool, BlockName::Sequencer];
+    pub const ALL: [BlockName; 4] =
+        [BlockName::Parser, BlockName::Pool, BlockName::Sequencer, BlockName::Engine];
 
     /// File stem and Verilator prefix.
     pub fn name(self) -> &'static str {
@@ -80,6 +83,7 @@ impl BlockName {
             BlockName::Parser => "parser",
             BlockName::Pool => "pool",
             BlockName::Sequencer => "sequencer",
+            BlockName::Engine => "engine",
         }
     }
 }
@@ -92,6 +96,9 @@ pub struct EngineParams {
     pub parser: ParserParams,
     pub pool: PoolParams,
     pub sequencer: SequencerParams,
+    /// The engine's own (its parser and pool are built from these, not from the fields
+    /// above, which parameterize the blocks alone).
+    pub engine: sanswitch_model::params::EngineParams,
 }
 
 impl EngineParams {
@@ -108,6 +115,7 @@ impl EngineParams {
         self.parser.validate().map_err(|e| format!("parser: {e}"))?;
         self.pool.validate().map_err(|e| format!("pool: {e}"))?;
         self.sequencer.validate().map_err(|e| format!("sequencer: {e}"))?;
+        self.engine.validate().map_err(|e| format!("engine: {e}"))?;
         let c = [self.parser.connections, self.pool.connections, self.sequencer.connections];
         if c.iter().any(|&n| n != c[0]) {
             return Err(format!(
@@ -133,6 +141,7 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
             uut.connect_all();
             generate_verilog(&uut)
         }
+        BlockName::Engine => return engine_verilog(&p.engine),
     };
     rename_top(&v, block.name())
 }
@@ -194,4 +203,25 @@ fn pool_verilog(p: &PoolParams) -> String {
         7 => build::<7>(p),
         _ => build::<8>(p),
     }
+}
+
+/// The engine's Verilog (top module `engine`): its pool manager's state-RAM address width is
+/// a const generic, chosen here from the connection count.
+pub fn engine_verilog(p: &sanswitch_model::params::EngineParams) -> String {
+    fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
+        let mut uut = engine::Engine::<A>::new(p);
+        uut.connect_all();
+        generate_verilog(&uut)
+    }
+    let v = match p.pool().addr_bits() {
+        1 => build::<1>(p),
+        2 => build::<2>(p),
+        3 => build::<3>(p),
+        4 => build::<4>(p),
+        5 => build::<5>(p),
+        6 => build::<6>(p),
+        7 => build::<7>(p),
+        _ => build::<8>(p),
+    };
+    rename_top(&v, "engine")
 }

@@ -210,6 +210,9 @@ impl EngineParams {
     pub fn validate(&self) -> Result<(), String> {
         self.parser().validate()?;
         self.pool().validate()?;
+        if !self.buf_size.is_power_of_two() {
+            return Err("buf_size must be a power of two (a receive buffer is an aligned block of the receive-buffer RAM)".into());
+        }
         if !self.queue_depth.is_power_of_two() || self.queue_depth > ENGINE_MAX_QUEUE {
             return Err(format!("queue_depth must be a power of two in 1..={ENGINE_MAX_QUEUE}"));
         }
@@ -233,8 +236,14 @@ impl EngineParams {
         self.buf_size as usize / 8
     }
 
+    /// Receive buffers per connection in the receive-buffer RAM's layout: the next power of
+    /// two, so a word's address is `{conn, buf, word}`.
+    pub fn recv_slots(&self) -> usize {
+        (self.recv_bufs as usize).next_power_of_two()
+    }
+
     /// 64-bit words of the receive-buffer memory.
     pub fn rx_words(&self) -> usize {
-        self.connections as usize * self.recv_bufs as usize * self.buf_words()
+        self.connections as usize * self.recv_slots() * self.buf_words()
     }
 }

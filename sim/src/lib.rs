@@ -18,12 +18,16 @@
 //! - [`assert_lockstep_catches`]: the test of the tests, a broken model must be caught at the
 //!   cycle where it first differs from the correct one.
 
+pub mod checked;
+pub use checked::Checked;
+
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::fmt;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use sanswitch_model::blocks::engine::{EngineIn, EngineOut};
 use sanswitch_model::blocks::parser::{ParserIn, ParserOut};
 use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
 use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut};
@@ -308,6 +312,8 @@ modules! {
     Pool, VPool, "pool", PoolIn, PoolOut;
     /// The RDMA read/write sequencer (`hdl/src/sequencer.rs`), default parameters.
     Sequencer, VSequencer, "sequencer", SequencerIn, SequencerOut;
+    /// The engine (`hdl/src/engine/`), default parameters.
+    Engine, VEngine, "engine", EngineIn, EngineOut;
     /// The parser at `EngineParams::small()`.
     ParserSmall, VParserSmall, "parser_small", ParserIn, ParserOut;
     /// The pool manager at `EngineParams::small()`.

@@ -6,16 +6,22 @@
 //! - [`CounterBank`]: up to 32 event counters in LUT RAM behind one narrow read port;
 //! - [`LutRam`]: distributed RAM with an asynchronous read port, the storage of tables;
 //! - [`ConnRam`]: a [`LutRam`] word per connection, swept clear after reset;
+//! - [`Fifo`]: a shallow first-word-fall-through FIFO (a shift register);
+//! - [`Ram`]: a RAM whose depth is a run-time parameter, LUT or block RAM;
 //! - [`Param`]: a constant with a default, so blocks can derive `Default`.
 
 pub mod conn_ram;
 pub mod counter_bank;
+pub mod fifo;
 pub mod lutram;
 pub mod param;
+pub mod ram;
 pub mod skid;
 
 pub use conn_ram::ConnRam;
 pub use counter_bank::CounterBank;
+pub use fifo::Fifo;
 pub use lutram::LutRam;
 pub use param::{Param, param};
+pub use ram::Ram;
 pub use skid::SkidBuffer;

@@ -30,6 +30,11 @@ pub const BLOCKS: &[BlockPorts] = &[
     },
     BlockPorts { name: "pool", inputs: pool::PoolIn::PORTS, outputs: pool::PoolOut::PORTS },
     BlockPorts {
+        name: "engine",
+        inputs: engine::EngineIn::PORTS,
+        outputs: engine::EngineOut::PORTS,
+    },
+    BlockPorts {
         name: "sequencer",
         inputs: sequencer::SequencerIn::PORTS,
         outputs: sequencer::SequencerOut::PORTS,

@@ -262,6 +262,9 @@ pub struct Controller {
     pub work: Vec<bool>,
     /// Where the next pump search starts.
     pub rr: u8,
+    /// Cycles left of the sweep after reset (the hardware writes every connection's word
+    /// Free, one per cycle, taking no event meanwhile).
+    pub sweep: u16,
     pub stats: CtlStats,
 }
 
@@ -303,6 +306,7 @@ impl Controller {
             phase: Phase::Idle,
             work: vec![false; n],
             rr: 0,
+            sweep: 0,
             stats: CtlStats::default(),
         }
     }
@@ -335,6 +339,7 @@ impl Controller {
     pub fn comb(&self, po: &ParserOut, pool_o: &PoolOut, e: &EngineModel) -> Comb {
         let mut o = Comb::default();
         match &self.phase {
+            Phase::Idle if self.sweep > 0 => {}
             Phase::Idle => {
                 let ev = if let Some(&c) = e.admit.overruns.head() {
                     o.take_ovr = true;
@@ -446,6 +451,9 @@ impl Controller {
     }
 
     pub fn clock(&mut self, o: &Comb) {
+        if self.sweep > 0 {
+            self.sweep -= 1;
+        }
         if let Some((c, s)) = o.write {
             self.conns[c as usize] = s;
         }

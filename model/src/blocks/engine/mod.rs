@@ -165,7 +165,7 @@ impl EngineModel {
 
     /// Word index of receive buffer `buf` of connection `conn` in the receive-buffer RAM.
     pub fn buf_base(p: &EngineParams, conn: u8, buf: u8) -> usize {
-        (conn as usize * p.recv_bufs as usize + buf as usize) * p.buf_words()
+        (conn as usize * p.recv_slots() + buf as usize) * p.buf_words()
     }
 
     /// Every sub-block's inputs for this cycle, given the engine's inputs.
@@ -246,7 +246,17 @@ impl CycleModel for EngineModel {
 
     fn clock(&mut self, i: &EngineIn) {
         if i.reset {
+            // Registers clear; RAM contents stay (the receive buffers; the controller's
+            // connection words are swept Free, one per cycle, and the pool's likewise).
+            let rxmem = std::mem::take(&mut self.rxmem);
+            let pool_ram = std::mem::take(&mut self.pool.ram);
+            let mut pool = self.pool.clone();
+            pool.ram = pool_ram;
+            pool.clock(&PoolIn { reset: true, ..PoolIn::default() });
             *self = EngineModel::new(self.p);
+            self.rxmem = rxmem;
+            self.pool = pool;
+            self.ctl.sweep = self.p.connections;
             return;
         }
         let w = self.wires();

@@ -1,0 +1,455 @@
+//! The controller: the session protocol, one event at a time (model:
+//! `sanswitch_model::blocks::engine::controller`, whose documentation gives the behaviour).
+//!
+//! # Structure
+//! - this file: the phases (`Idle`, `Decide`, `Pool`, `Apply`, `Flush`), the event taken in
+//!   `Idle` (priority, then a round-robin pump over the connections' work bits), the state
+//!   RAMs (a word per connection; the send, receive and held-payload queues' entries), and
+//!   the effects handed out in `Apply`;
+//! - [`CtlStart`] (`start.rs`): the first decision on an event;
+//! - [`CtlCont`] (`cont.rs`): the decision on a pool manager's answer;
+//! - [`CtlTail`] (`tail.rs`): the tails both share (abort, re-post, the pump's last steps).
+//!
+//! # Ports
+//! - events: `ovr_*`, `hdr_*`, `sent_*`, `dlv_*`, `cmd_*` (in, a FIFO's head or the parser's
+//!   header record) and `take_*` (out): taken in `Idle`.
+//! - `pool_valid`, `pool_req` (out) / `pool_ready`, `resp_valid`, `resp` (in): the pool
+//!   manager.
+//! - `cpl_*`, `job_*`, `dj_*` (out, with `*_can_push` in): pushes into the completion FIFO,
+//!   the builder's and the delivery's job FIFOs; `adm_*` (out): the posted-bitmap change.
+//! - `reset` (in): synchronous; the state RAM is not cleared (a connection is made fresh by
+//!   OPEN, and nothing reads a connection's word before OPEN would make sense of it... except
+//!   that a Free word must read as Free: see `sweep`).
+
+use rust_hdl::prelude::*;
+use sanswitch_model::params::EngineParams;
+
+mod cont;
+mod start;
+mod tail;
+pub use cont::CtlCont;
+pub use start::CtlStart;
+pub use tail::CtlTail;
+
+use super::records::{
+    Act, CmdRec, ConnWord, CplRec, DlvJob, Fx, HdrRec, HeldEnt, Pend, PoolReq, PoolResp, RqEnt,
+    SentRec, SqEnt, TxJob, Work,
+};
+use crate::widgets::{Param, Ram, param};
+
+#[derive(LogicBlock, Default)]
+pub struct Controller {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub ovr_valid: Signal<In, Bit>,
+    pub ovr_conn: Signal<In, Bits<8>>,
+    pub hdr_valid: Signal<In, Bit>,
+    pub hdr: Signal<In, HdrRec>,
+    pub sent_valid: Signal<In, Bit>,
+    pub sent: Signal<In, SentRec>,
+    pub dlv_valid: Signal<In, Bit>,
+    pub dlv: Signal<In, DlvJob>,
+    pub cmd_valid: Signal<In, Bit>,
+    pub cmd: Signal<In, CmdRec>,
+    pub take_ovr: Signal<Out, Bit>,
+    pub take_hdr: Signal<Out, Bit>,
+    pub take_sent: Signal<Out, Bit>,
+    pub take_dlv: Signal<Out, Bit>,
+    pub take_cmd: Signal<Out, Bit>,
+    pub pool_ready: Signal<In, Bit>,
+    pub pool_valid: Signal<Out, Bit>,
+    pub pool_req: Signal<Out, PoolReq>,
+    pub resp_valid: Signal<In, Bit>,
+    pub resp: Signal<In, PoolResp>,
+    pub cpl_can_push: Signal<In, Bit>,
+    pub job_can_push: Signal<In, Bit>,
+    pub dj_can_push: Signal<In, Bit>,
+    pub cpl_push: Signal<Out, Bit>,
+    pub cpl: Signal<Out, CplRec>,
+    pub job_push: Signal<Out, Bit>,
+    pub job: Signal<Out, TxJob>,
+    pub dj_push: Signal<Out, Bit>,
+    pub dj: Signal<Out, DlvJob>,
+    pub adm_valid: Signal<Out, Bit>,
+    pub adm_conn: Signal<Out, Bits<8>>,
+    pub adm_post: Signal<Out, Bit>,
+    pub adm_open: Signal<Out, Bit>,
+    pub adm_buf: Signal<Out, Bits<8>>,
+    start: CtlStart,
+    cont: CtlCont,
+    tail: CtlTail,
+    conn_ram: Ram<ConnWord>,
+    sq_ram: Ram<SqEnt>,
+    rq_ram: Ram<RqEnt>,
+    held_ram: Ram<HeldEnt>,
+    phase: DFF<Bits<3>>,
+    ev_kind: DFF<Bits<3>>,
+    ev_conn: DFF<Bits<8>>,
+    ev_hdr: DFF<HdrRec>,
+    ev_sent: DFF<SentRec>,
+    ev_dlv: DFF<DlvJob>,
+    ev_cmd: DFF<CmdRec>,
+    w: DFF<Work>,
+    step: DFF<Act>,
+    psent: DFF<Bit>,
+    fl_conn: DFF<Bits<8>>,
+    fl_all: DFF<Bit>,
+    fl_err: DFF<Bits<16>>,
+    work: Vec<DFF<Bit>>,
+    rr: DFF<Bits<8>>,
+    /// After reset, every word is written Free, one per cycle (no event is taken meanwhile).
+    sweep: DFF<Bit>,
+    sweep_addr: DFF<Bits<8>>,
+    k_idx: Vec<Param<Bits<8>>>,
+    k_last: Param<Bits<8>>,
+    k_q_shift: Param<Bits<16>>,
+    k_q_mask: Param<Bits<16>>,
+    k_h_shift: Param<Bits<16>>,
+    k_h_mask: Param<Bits<16>>,
+    k_zero_word: Param<ConnWord>,
+    cur_conn: Signal<Local, Bits<8>>,
+    cur: Signal<Local, ConnWord>,
+    cw: Signal<Local, ConnWord>,
+    wc: Signal<Local, ConnWord>,
+    wfx: Signal<Local, Fx>,
+    wpend: Signal<Local, Pend>,
+    newc: Signal<Local, ConnWord>,
+    fxc: Signal<Local, CplRec>,
+    fxj: Signal<Local, TxJob>,
+    room: Signal<Local, Bit>,
+    hi: Vec<Signal<Local, Bit>>,
+    lo: Vec<Signal<Local, Bit>>,
+    pick_hi: Signal<Local, Bits<8>>,
+    pick_lo: Signal<Local, Bits<8>>,
+    any_hi: Signal<Local, Bit>,
+    any_lo: Signal<Local, Bit>,
+    fcpl: Signal<Local, CplRec>,
+    sqf: Signal<Local, SqEnt>,
+    rqf: Signal<Local, RqEnt>,
+    conn16: Signal<Local, Bits<16>>,
+    tuser: Signal<Local, Bits<16>>,
+}
+
+impl Controller {
+    pub fn new(p: &EngineParams) -> Self {
+        let n = p.connections as usize;
+        let np2 = n.next_power_of_two();
+        let qd = p.queue_depth as usize;
+        let hd = p.recv_slots();
+        Controller {
+            start: CtlStart::new(p),
+            cont: CtlCont::new(p),
+            conn_ram: Ram::new(np2.max(2), false),
+            sq_ram: Ram::new((np2 * qd).max(2), false),
+            rq_ram: Ram::new((np2 * qd).max(2), false),
+            held_ram: Ram::new((np2 * hd).max(2), false),
+            work: (0..n).map(|_| Default::default()).collect(),
+            k_idx: (0..n).map(|i| param(i as u64)).collect(),
+            k_last: param(n as u64 - 1),
+            k_q_shift: param(qd.trailing_zeros() as u64),
+            k_q_mask: param(qd as u64 - 1),
+            k_h_shift: param(hd.trailing_zeros() as u64),
+            k_h_mask: param(hd as u64 - 1),
+            hi: (0..=n).map(|_| Default::default()).collect(),
+            lo: (0..=n).map(|_| Default::default()).collect(),
+            ..Default::default()
+        }
+    }
+}
+
+impl Logic for Controller {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, phase, ev_kind, ev_conn, ev_hdr, ev_sent, ev_dlv, ev_cmd, w, step, psent,
+            fl_conn, fl_all, fl_err, rr, sweep, sweep_addr
+        );
+        for i in 0..self.work.len() {
+            self.work[i].clock.next = self.clock.val();
+            self.work[i].d.next = self.work[i].q.val();
+        }
+        self.conn_ram.write_clock.next = self.clock.val();
+        self.sq_ram.write_clock.next = self.clock.val();
+        self.rq_ram.write_clock.next = self.clock.val();
+        self.held_ram.write_clock.next = self.clock.val();
+
+        // The connection whose word and queue heads are read this cycle.
+        self.cur_conn.next = self.w.q.val().conn;
+        if self.phase.q.val() == 1 {
+            self.cur_conn.next = self.ev_conn.q.val();
+        } else if self.phase.q.val() == 4 {
+            self.cur_conn.next = self.fl_conn.q.val();
+        }
+        self.conn_ram.read_address.next = bit_cast::<16, 8>(self.cur_conn.val());
+        self.cw.next = self.conn_ram.read_data.val();
+        self.wc.next = self.w.q.val().c;
+        self.wfx.next = self.w.q.val().fx;
+        self.wpend.next = self.w.q.val().pend;
+        self.cur.next = self.cw.val();
+        if (self.phase.q.val() == 2) | (self.phase.q.val() == 3) {
+            self.cur.next = self.wc.val();
+        }
+        self.sq_ram.read_address.next = (bit_cast::<16, 8>(self.cur_conn.val())
+            << self.k_q_shift.val())
+            | (bit_cast::<16, 4>(self.cur.val().sq_head) & self.k_q_mask.val());
+        self.rq_ram.read_address.next = (bit_cast::<16, 8>(self.cur_conn.val())
+            << self.k_q_shift.val())
+            | (bit_cast::<16, 4>(self.cur.val().rq_head) & self.k_q_mask.val());
+        self.held_ram.read_address.next = (bit_cast::<16, 8>(self.cur_conn.val())
+            << self.k_h_shift.val())
+            | (bit_cast::<16, 4>(self.cur.val().held_head) & self.k_h_mask.val());
+        self.sqf.next = self.sq_ram.read_data.val();
+        self.rqf.next = self.rq_ram.read_data.val();
+
+        // The decisions.
+        self.start.kind.next = self.ev_kind.q.val();
+        self.start.ev_conn.next = self.ev_conn.q.val();
+        self.start.hdr.next = self.ev_hdr.q.val();
+        self.start.sent.next = self.ev_sent.q.val();
+        self.start.dlv.next = self.ev_dlv.q.val();
+        self.start.cmd.next = self.ev_cmd.q.val();
+        self.start.cw.next = self.cw.val();
+        self.start.sq_f.next = self.sqf.val();
+        self.start.rq_f.next = self.rqf.val();
+        self.start.held_f.next = self.held_ram.read_data.val();
+        self.cont.step.next = self.step.q.val();
+        self.cont.w_in.next = self.w.q.val();
+        self.cont.sq_f.next = self.sqf.val();
+        self.cont.resp.next = self.resp.val();
+        self.tail.w_in.next = self.cont.w.val();
+        self.tail.act_in.next = self.cont.act.val();
+        if self.phase.q.val() == 1 {
+            self.tail.w_in.next = self.start.w.val();
+            self.tail.act_in.next = self.start.act.val();
+        }
+
+        // Defaults: nothing taken, pushed or written.
+        self.take_ovr.next = false;
+        self.take_hdr.next = false;
+        self.take_sent.next = false;
+        self.take_dlv.next = false;
+        self.take_cmd.next = false;
+        self.pool_valid.next = false;
+        self.pool_req.next = self.step.q.val().req;
+        self.cpl_push.next = false;
+        self.fxc.next = self.wfx.val().cpl;
+        self.cpl.next = self.fxc.val();
+        self.job_push.next = false;
+        self.fxj.next = self.wfx.val().job;
+        self.job.next = self.fxj.val();
+        self.dj_push.next = false;
+        self.dj.next = self.wfx.val().dlv;
+        self.adm_valid.next = false;
+        self.adm_conn.next = self.w.q.val().conn;
+        self.adm_post.next = self.wfx.val().adm_post;
+        self.adm_open.next = self.wfx.val().adm_open;
+        self.adm_buf.next = self.wfx.val().adm_buf;
+        self.conn_ram.write_enable.next = false;
+        self.conn_ram.write_address.next = bit_cast::<16, 8>(self.w.q.val().conn);
+        self.newc.next = self.wc.val();
+        if self.wfx.val().job_v & self.fxj.val().pooled {
+            // Every message carries our posted count.
+            self.newc.next.adv_due = false;
+        }
+        self.conn_ram.write_data.next = self.newc.val();
+        self.sq_ram.write_enable.next = false;
+        self.sq_ram.write_address.next = (bit_cast::<16, 8>(self.w.q.val().conn)
+            << self.k_q_shift.val())
+            | (bit_cast::<16, 4>(self.wc.val().sq_head + bit_cast::<4, 5>(self.wc.val().sq_n) - 1)
+                & self.k_q_mask.val());
+        self.sq_ram.write_data.next = self.wpend.val().sq;
+        self.rq_ram.write_enable.next = false;
+        self.rq_ram.write_address.next = (bit_cast::<16, 8>(self.w.q.val().conn)
+            << self.k_q_shift.val())
+            | (bit_cast::<16, 4>(self.wc.val().rq_head + bit_cast::<4, 5>(self.wc.val().rq_n) - 1)
+                & self.k_q_mask.val());
+        self.rq_ram.write_data.next = self.wpend.val().rq;
+        self.held_ram.write_enable.next = false;
+        self.held_ram.write_address.next = (bit_cast::<16, 8>(self.w.q.val().conn)
+            << self.k_h_shift.val())
+            | (bit_cast::<16, 4>(
+                self.wc.val().held_head + bit_cast::<4, 5>(self.wc.val().held_n) - 1,
+            ) & self.k_h_mask.val());
+        self.held_ram.write_data.next = self.wpend.val().held;
+
+        // The pump's pick: the first connection with work at or after `rr`, else the first.
+        self.hi[0].next = false;
+        self.lo[0].next = false;
+        self.pick_hi.next = 0.into();
+        self.pick_lo.next = 0.into();
+        for i in 0..self.work.len() {
+            if self.work[i].q.val() & (self.k_idx[i].val() >= self.rr.q.val()) & !self.hi[i].val() {
+                self.pick_hi.next = self.k_idx[i].val();
+            }
+            self.hi[i + 1].next = self.hi[i].val()
+                | (self.work[i].q.val() & (self.k_idx[i].val() >= self.rr.q.val()));
+            if self.work[i].q.val() & !self.lo[i].val() {
+                self.pick_lo.next = self.k_idx[i].val();
+            }
+            self.lo[i + 1].next = self.lo[i].val() | self.work[i].q.val();
+        }
+        // The chains' last links (the last assignment stands).
+        self.room.next = false;
+        // A flush's completion (a receive's, unless the branch below says otherwise).
+        self.fcpl.next.bytes = 0.into();
+        self.fcpl.next.conn = bit_cast::<16, 8>(self.fl_conn.q.val());
+        self.fcpl.next.status = self.fl_err.q.val();
+        self.fcpl.next.urgent = false;
+        self.fcpl.next.eof = false;
+        self.fcpl.next.tag = self.rqf.val().tag;
+        self.fcpl.next.opcode = 6.into();
+        self.any_hi.next = false;
+        self.any_lo.next = false;
+        for i in 0..self.work.len() {
+            self.any_hi.next = self.hi[i + 1].val();
+            self.any_lo.next = self.lo[i + 1].val();
+        }
+        self.tuser.next = self.hdr.val().tuser;
+        self.conn16.next = self.cmd.val().conn;
+
+        if self.sweep.q.val() {
+            self.conn_ram.write_enable.next = true;
+            self.conn_ram.write_address.next = bit_cast::<16, 8>(self.sweep_addr.q.val());
+            self.conn_ram.write_data.next = self.k_zero_word.val();
+            self.sweep_addr.d.next = self.sweep_addr.q.val() + 1;
+            if self.sweep_addr.q.val() == self.k_last.val() {
+                self.sweep.d.next = false;
+            }
+        } else if self.phase.q.val() == 0 {
+            self.phase.d.next = 1.into();
+            if self.ovr_valid.val() {
+                self.take_ovr.next = true;
+                self.ev_kind.d.next = 0.into();
+                self.ev_conn.d.next = self.ovr_conn.val();
+            } else if self.hdr_valid.val() {
+                self.take_hdr.next = true;
+                self.ev_kind.d.next = 1.into();
+                self.ev_conn.d.next = self.tuser.val().get_bits::<8>(0);
+                self.ev_hdr.d.next = self.hdr.val();
+            } else if self.sent_valid.val() {
+                self.take_sent.next = true;
+                self.ev_kind.d.next = 2.into();
+                self.ev_conn.d.next = self.sent.val().conn;
+                self.ev_sent.d.next = self.sent.val();
+            } else if self.dlv_valid.val() {
+                self.take_dlv.next = true;
+                self.ev_kind.d.next = 3.into();
+                self.ev_conn.d.next = self.dlv.val().conn;
+                self.ev_dlv.d.next = self.dlv.val();
+            } else if self.cmd_valid.val() {
+                self.take_cmd.next = true;
+                self.ev_kind.d.next = 4.into();
+                self.ev_conn.d.next = self.conn16.val().get_bits::<8>(0);
+                self.ev_cmd.d.next = self.cmd.val();
+            } else if self.any_hi.val() {
+                self.ev_kind.d.next = 5.into();
+                self.ev_conn.d.next = self.pick_hi.val();
+                self.rr.d.next = self.pick_hi.val() + 1;
+                if self.pick_hi.val() == self.k_last.val() {
+                    self.rr.d.next = 0.into();
+                }
+            } else if self.any_lo.val() {
+                self.ev_kind.d.next = 5.into();
+                self.ev_conn.d.next = self.pick_lo.val();
+                self.rr.d.next = self.pick_lo.val() + 1;
+                if self.pick_lo.val() == self.k_last.val() {
+                    self.rr.d.next = 0.into();
+                }
+            } else {
+                self.phase.d.next = 0.into();
+            }
+        } else if self.phase.q.val() == 1 {
+            self.w.d.next = self.tail.w.val();
+            self.step.d.next = self.tail.step.val();
+            self.psent.d.next = false;
+            self.phase.d.next = 3.into();
+            if self.tail.pool.val() {
+                self.phase.d.next = 2.into();
+            }
+        } else if self.phase.q.val() == 2 {
+            if !self.psent.q.val() {
+                self.pool_valid.next = true;
+                if self.pool_ready.val() {
+                    self.psent.d.next = true;
+                }
+            } else if self.resp_valid.val() {
+                self.w.d.next = self.tail.w.val();
+                self.step.d.next = self.tail.step.val();
+                self.psent.d.next = false;
+                self.phase.d.next = 3.into();
+                if self.tail.pool.val() {
+                    self.phase.d.next = 2.into();
+                }
+            }
+        } else if self.phase.q.val() == 3 {
+            self.room.next = (!self.wfx.val().cpl_v | self.cpl_can_push.val())
+                & (!self.wfx.val().job_v | self.job_can_push.val())
+                & (!self.wfx.val().dlv_v | self.dj_can_push.val());
+            if self.room.val() {
+                self.cpl_push.next = self.wfx.val().cpl_v;
+                self.job_push.next = self.wfx.val().job_v;
+                self.dj_push.next = self.wfx.val().dlv_v;
+                self.phase.d.next = 0.into();
+                if self.w.q.val().conn_v {
+                    self.adm_valid.next = self.wfx.val().adm_v;
+                    self.conn_ram.write_enable.next = true;
+                    self.sq_ram.write_enable.next = self.wpend.val().sq_v;
+                    self.rq_ram.write_enable.next = self.wpend.val().rq_v;
+                    self.held_ram.write_enable.next = self.wpend.val().held_v;
+                    for i in 0..self.work.len() {
+                        if self.w.q.val().conn == self.k_idx[i].val() {
+                            self.work[i].d.next = self.wfx.val().work;
+                        }
+                    }
+                    if self.wfx.val().flush_v {
+                        self.phase.d.next = 4.into();
+                        self.fl_conn.d.next = self.w.q.val().conn;
+                        self.fl_all.d.next = self.wfx.val().flush_all;
+                        self.fl_err.d.next = self.wfx.val().flush_err;
+                    }
+                }
+            }
+        } else {
+            // Flush: one queued command completes per cycle, with the flush's status.
+            self.newc.next = self.cw.val();
+            self.conn_ram.write_address.next = bit_cast::<16, 8>(self.fl_conn.q.val());
+            self.cpl.next = self.fcpl.val();
+            if self.fl_all.q.val() & self.cw.val().wait_v {
+                self.fcpl.next.tag = self.cw.val().wait_tag;
+                self.fcpl.next.opcode = self.cw.val().wait_op;
+                self.newc.next.wait_v = false;
+            } else if self.fl_all.q.val() & (self.cw.val().sq_n != 0) {
+                self.fcpl.next.tag = self.sqf.val().tag;
+                self.fcpl.next.opcode = 4.into();
+                if self.sqf.val().urgent {
+                    self.fcpl.next.opcode = 5.into();
+                }
+                self.newc.next.sq_head = self.cw.val().sq_head + 1;
+                self.newc.next.sq_n = self.cw.val().sq_n - 1;
+                self.newc.next.sent = 0.into();
+            } else if self.cw.val().rq_n != 0 {
+                self.newc.next.rq_head = self.cw.val().rq_head + 1;
+                self.newc.next.rq_n = self.cw.val().rq_n - 1;
+            } else {
+                self.phase.d.next = 0.into();
+            }
+            if ((self.fl_all.q.val() & (self.cw.val().wait_v | (self.cw.val().sq_n != 0)))
+                | (self.cw.val().rq_n != 0))
+                & self.cpl_can_push.val()
+            {
+                self.cpl_push.next = true;
+                self.conn_ram.write_enable.next = true;
+            }
+        }
+        if self.reset.val() {
+            self.phase.d.next = 0.into();
+            self.psent.d.next = false;
+            self.rr.d.next = 0.into();
+            self.sweep.d.next = true;
+            self.sweep_addr.d.next = 0.into();
+            for i in 0..self.work.len() {
+                self.work[i].d.next = false;
+            }
+        }
+    }
+}

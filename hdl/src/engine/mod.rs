@@ -1,0 +1,298 @@
+//! The engine: the parser and the pool manager joined by receive admission, the controller,
+//! the message builder and delivery, with the receive-buffer RAM (model:
+//! `sanswitch_model::blocks::engine`, whose documentation draws the data flow).
+//!
+//! # Ports
+//! The ports are `sanswitch_model::blocks::engine::{EngineIn, EngineOut}`, one signal per
+//! field with the same name and width (`sim/build.rs` checks the generated Verilog against
+//! that table), plus `clock`.
+//!
+//! # Structure
+//! This file only joins the units, each a block of its own with its ports and timing in its
+//! file's documentation: [`RxAdmit`] (`rx_admit.rs`), the parser
+//! ([`crate::parser::ControlParser`]), the pool manager ([`crate::pool::PoolManager`]),
+//! [`Controller`] (`controller/`), [`Builder`] (`builder.rs`), [`Delivery`] (`delivery.rs`),
+//! the command and completion FIFOs, and the receive-buffer RAM (block RAM, `{conn, buf,
+//! word}` addressed, written by the parser's payload beats, read by delivery).
+
+use rust_hdl::prelude::*;
+use sanswitch_model::params::EngineParams;
+
+pub mod builder;
+pub mod controller;
+pub mod delivery;
+pub mod records;
+pub mod rx_admit;
+
+pub use builder::Builder;
+pub use controller::Controller;
+pub use delivery::Delivery;
+pub use rx_admit::RxAdmit;
+
+use crate::parser::ControlParser;
+use crate::pool::PoolManager;
+use crate::widgets::{Fifo, Param, Ram, param};
+use records::{CmdRec, CplRec, HdrRec, PoolResp};
+
+/// The engine; `A` is the pool manager's state-RAM address width.
+#[derive(LogicBlock, Default)]
+pub struct Engine<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_axis_cmd_tvalid: Signal<In, Bit>,
+    pub s_axis_cmd_opcode: Signal<In, Bits<8>>,
+    pub s_axis_cmd_conn: Signal<In, Bits<16>>,
+    pub s_axis_cmd_tag: Signal<In, Bits<32>>,
+    pub s_axis_cmd_addr: Signal<In, Bits<64>>,
+    pub s_axis_cmd_len: Signal<In, Bits<32>>,
+    pub s_axis_cmd_aux: Signal<In, Bits<64>>,
+    pub m_axis_cpl_tready: Signal<In, Bit>,
+    pub m_axis_dmard_tready: Signal<In, Bit>,
+    pub s_axis_dmard_tvalid: Signal<In, Bit>,
+    pub s_axis_dmard_tdata: Signal<In, Bits<64>>,
+    pub s_axis_dmard_tkeep: Signal<In, Bits<8>>,
+    pub s_axis_dmard_tlast: Signal<In, Bit>,
+    pub m_axis_dmawr_tready: Signal<In, Bit>,
+    pub m_axis_tx_tready: Signal<In, Bit>,
+    pub s_axis_rx_tvalid: Signal<In, Bit>,
+    pub s_axis_rx_tdata: Signal<In, Bits<64>>,
+    pub s_axis_rx_tkeep: Signal<In, Bits<8>>,
+    pub s_axis_rx_tlast: Signal<In, Bit>,
+    pub s_axis_rx_tuser: Signal<In, Bits<8>>,
+
+    pub s_axis_cmd_tready: Signal<Out, Bit>,
+    pub m_axis_cpl_tvalid: Signal<Out, Bit>,
+    pub m_axis_cpl_tag: Signal<Out, Bits<32>>,
+    pub m_axis_cpl_bytes: Signal<Out, Bits<32>>,
+    pub m_axis_cpl_conn: Signal<Out, Bits<16>>,
+    pub m_axis_cpl_status: Signal<Out, Bits<16>>,
+    pub m_axis_cpl_opcode: Signal<Out, Bits<8>>,
+    pub m_axis_cpl_urgent: Signal<Out, Bit>,
+    pub m_axis_cpl_eof: Signal<Out, Bit>,
+    pub m_axis_dmard_tvalid: Signal<Out, Bit>,
+    pub m_axis_dmard_addr: Signal<Out, Bits<64>>,
+    pub m_axis_dmard_len: Signal<Out, Bits<32>>,
+    pub s_axis_dmard_tready: Signal<Out, Bit>,
+    pub m_axis_dmawr_tvalid: Signal<Out, Bit>,
+    pub m_axis_dmawr_addr: Signal<Out, Bits<64>>,
+    pub m_axis_dmawr_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_dmawr_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_dmawr_tlast: Signal<Out, Bit>,
+    pub m_axis_tx_tvalid: Signal<Out, Bit>,
+    pub m_axis_tx_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_tx_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_tx_tlast: Signal<Out, Bit>,
+    pub m_axis_tx_tuser: Signal<Out, Bits<8>>,
+    pub s_axis_rx_tready: Signal<Out, Bit>,
+
+    cmdq: Fifo<CmdRec>,
+    cplq: Fifo<CplRec>,
+    admit: RxAdmit,
+    parser: ControlParser,
+    pool: PoolManager<A>,
+    ctl: Controller,
+    builder: Builder,
+    delivery: Delivery,
+    rxram: Ram<Bits<64>>,
+    wptr: DFF<Bits<16>>,
+    k_conns: Param<Bits<8>>,
+    k_recv_bufs: Param<Bits<8>>,
+    k_buf_words: Param<Bits<16>>,
+    k_conn_shift: Param<Bits<16>>,
+    k_buf_shift: Param<Bits<16>>,
+    cmd_rec: Signal<Local, CmdRec>,
+    hdr_rec: Signal<Local, HdrRec>,
+    resp_rec: Signal<Local, PoolResp>,
+    pay_user: Signal<Local, Bits<32>>,
+    pay_conn: Signal<Local, Bits<8>>,
+    pay_buf: Signal<Local, Bits<8>>,
+    cpl_head: Signal<Local, CplRec>,
+}
+
+impl<const A: usize> Engine<A> {
+    pub fn new(p: &EngineParams) -> Self {
+        p.validate().expect("valid engine parameters");
+        let buf_shift = p.buf_words().trailing_zeros() as u64;
+        let conn_shift = buf_shift + p.recv_slots().trailing_zeros() as u64;
+        Engine {
+            cmdq: Fifo::new(sanswitch_model::blocks::engine::CMD_FIFO),
+            cplq: Fifo::new(sanswitch_model::blocks::engine::CPL_FIFO),
+            admit: RxAdmit::new(p),
+            parser: ControlParser::new(&p.parser()),
+            pool: PoolManager::<A>::new(&p.pool()),
+            ctl: Controller::new(p),
+            builder: Builder::default(),
+            delivery: Delivery::new(p),
+            rxram: Ram::new(p.rx_words().next_power_of_two(), true),
+            k_conns: param(p.connections.min(255) as u64),
+            k_recv_bufs: param(p.recv_bufs as u64),
+            k_buf_words: param(p.buf_words() as u64),
+            k_conn_shift: param(conn_shift),
+            k_buf_shift: param(buf_shift),
+            ..Default::default()
+        }
+    }
+}
+
+impl<const A: usize> Logic for Engine<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, wptr);
+        clock!(self, clock, cmdq, cplq, admit, parser, pool, ctl, builder, delivery);
+        self.rxram.write_clock.next = self.clock.val();
+        self.cmdq.reset.next = self.reset.val();
+        self.cplq.reset.next = self.reset.val();
+        self.admit.reset.next = self.reset.val();
+        self.parser.reset.next = self.reset.val();
+        self.pool.reset.next = self.reset.val();
+        self.ctl.reset.next = self.reset.val();
+        self.builder.reset.next = self.reset.val();
+        self.delivery.reset.next = self.reset.val();
+
+        // Commands in, completions out.
+        self.cmd_rec.next.opcode = self.s_axis_cmd_opcode.val();
+        self.cmd_rec.next.conn = self.s_axis_cmd_conn.val();
+        self.cmd_rec.next.tag = self.s_axis_cmd_tag.val();
+        self.cmd_rec.next.addr = self.s_axis_cmd_addr.val();
+        self.cmd_rec.next.len = self.s_axis_cmd_len.val();
+        self.cmd_rec.next.aux = self.s_axis_cmd_aux.val();
+        self.cmdq.push.next = self.s_axis_cmd_tvalid.val() & self.cmdq.can_push.val();
+        self.cmdq.push_data.next = self.cmd_rec.val();
+        self.cmdq.pop.next = self.ctl.take_cmd.val();
+        self.s_axis_cmd_tready.next = self.cmdq.can_push.val();
+        self.cplq.push.next = self.ctl.cpl_push.val();
+        self.cplq.push_data.next = self.ctl.cpl.val();
+        self.cplq.pop.next = self.m_axis_cpl_tready.val() & self.cplq.valid.val();
+        self.cpl_head.next = self.cplq.head.val();
+        self.m_axis_cpl_tvalid.next = self.cplq.valid.val();
+        self.m_axis_cpl_tag.next = self.cpl_head.val().tag;
+        self.m_axis_cpl_bytes.next = self.cpl_head.val().bytes;
+        self.m_axis_cpl_conn.next = self.cpl_head.val().conn;
+        self.m_axis_cpl_status.next = self.cpl_head.val().status;
+        self.m_axis_cpl_opcode.next = self.cpl_head.val().opcode;
+        self.m_axis_cpl_urgent.next = self.cpl_head.val().urgent;
+        self.m_axis_cpl_eof.next = self.cpl_head.val().eof;
+
+        // Receive: admission, parser, receive-buffer RAM.
+        self.admit.rx_valid.next = self.s_axis_rx_tvalid.val();
+        self.admit.rx_data.next = self.s_axis_rx_tdata.val();
+        self.admit.rx_keep.next = self.s_axis_rx_tkeep.val();
+        self.admit.rx_last.next = self.s_axis_rx_tlast.val();
+        self.admit.rx_conn.next = self.s_axis_rx_tuser.val();
+        self.s_axis_rx_tready.next = self.admit.rx_ready.val();
+        self.admit.out_ready.next = self.parser.s_axis_rx_tready.val();
+        self.admit.ovr_pop.next = self.ctl.take_ovr.val();
+        self.admit.op_valid.next = self.ctl.adm_valid.val();
+        self.admit.op_conn.next = self.ctl.adm_conn.val();
+        self.admit.op_post.next = self.ctl.adm_post.val();
+        self.admit.op_buf.next = self.ctl.adm_buf.val();
+        self.admit.op_open.next = self.ctl.adm_open.val();
+        self.parser.s_axis_rx_tvalid.next = self.admit.out_valid.val();
+        self.parser.s_axis_rx_tdata.next = self.admit.out_data.val();
+        self.parser.s_axis_rx_tkeep.next = self.admit.out_keep.val();
+        self.parser.s_axis_rx_tlast.next = self.admit.out_last.val();
+        self.parser.s_axis_rx_tuser.next = self.admit.out_user.val();
+        self.parser.m_axis_hdr_tready.next = self.ctl.take_hdr.val();
+        self.parser.m_axis_pay_tready.next = true;
+        self.parser.cnt_rd_index.next = 0.into();
+        self.pay_user.next = bit_cast::<32, 17>(self.parser.m_axis_pay_tuser.val());
+        self.pay_conn.next = self.pay_user.val().get_bits::<8>(0);
+        self.pay_buf.next = self.pay_user.val().get_bits::<8>(8);
+        self.rxram.write_enable.next = false;
+        self.rxram.write_address.next = (bit_cast::<16, 8>(self.pay_conn.val())
+            << self.k_conn_shift.val())
+            | (bit_cast::<16, 8>(self.pay_buf.val()) << self.k_buf_shift.val())
+            | self.wptr.q.val();
+        self.rxram.write_data.next = self.parser.m_axis_pay_tdata.val();
+        if self.parser.m_axis_pay_tvalid.val() {
+            // Never past the buffer the message landed in.
+            self.rxram.write_enable.next = (self.pay_conn.val() < self.k_conns.val())
+                & (self.pay_buf.val() < self.k_recv_bufs.val())
+                & (self.wptr.q.val() < self.k_buf_words.val());
+            self.wptr.d.next = self.wptr.q.val() + 1;
+            if self.parser.m_axis_pay_tlast.val() {
+                self.wptr.d.next = 0.into();
+            }
+        }
+        if self.reset.val() {
+            self.wptr.d.next = 0.into();
+        }
+        self.hdr_rec.next.tuser = self.parser.m_axis_hdr_tuser.val();
+        self.hdr_rec.next.error = self.parser.m_axis_hdr_error.val();
+        self.hdr_rec.next.mid = self.parser.m_axis_hdr_mid.val();
+        self.hdr_rec.next.flags = self.parser.m_axis_hdr_flags.val();
+        self.hdr_rec.next.bufs = self.parser.m_axis_hdr_bufs.val();
+        self.hdr_rec.next.len = self.parser.m_axis_hdr_len.val();
+        self.hdr_rec.next.mseq = self.parser.m_axis_hdr_mseq.val();
+        self.hdr_rec.next.ack = self.parser.m_axis_hdr_mseq_ack.val();
+        self.hdr_rec.next.ext = self.parser.m_axis_hdr_ext.val();
+
+        // The controller and the pool manager.
+        self.ctl.ovr_valid.next = self.admit.ovr_valid.val();
+        self.ctl.ovr_conn.next = self.admit.ovr_conn.val();
+        self.ctl.hdr_valid.next = self.parser.m_axis_hdr_tvalid.val();
+        self.ctl.hdr.next = self.hdr_rec.val();
+        self.ctl.sent_valid.next = self.builder.sent_valid.val();
+        self.ctl.sent.next = self.builder.sent.val();
+        self.ctl.dlv_valid.next = self.delivery.done_valid.val();
+        self.ctl.dlv.next = self.delivery.done.val();
+        self.ctl.cmd_valid.next = self.cmdq.valid.val();
+        self.ctl.cmd.next = self.cmdq.head.val();
+        self.ctl.cpl_can_push.next = self.cplq.can_push.val();
+        self.ctl.job_can_push.next = self.builder.job_can_push.val();
+        self.ctl.dj_can_push.next = self.delivery.job_can_push.val();
+        self.pool.s_axis_req_tvalid.next = self.ctl.pool_valid.val();
+        self.pool.s_axis_req_op.next = self.ctl.pool_req.val().op;
+        self.pool.s_axis_req_conn.next = self.ctl.pool_req.val().conn;
+        self.pool.s_axis_req_class.next = self.ctl.pool_req.val().class;
+        self.pool.s_axis_req_buf.next = self.ctl.pool_req.val().buf;
+        self.pool.s_axis_req_a.next = self.ctl.pool_req.val().a;
+        self.pool.s_axis_req_b.next = self.ctl.pool_req.val().b;
+        self.pool.s_axis_req_c.next = self.ctl.pool_req.val().c;
+        self.pool.s_axis_req_bufs.next = self.ctl.pool_req.val().bufs;
+        self.pool.m_axis_resp_tready.next = true;
+        self.pool.cnt_rd_index.next = 0.into();
+        self.ctl.pool_ready.next = self.pool.s_axis_req_tready.val();
+        self.ctl.resp_valid.next = self.pool.m_axis_resp_tvalid.val();
+        self.resp_rec.next.status = self.pool.m_axis_resp_status.val();
+        self.resp_rec.next.buf = self.pool.m_axis_resp_buf.val();
+        self.resp_rec.next.mseq = self.pool.m_axis_resp_mseq.val();
+        self.resp_rec.next.ack = self.pool.m_axis_resp_ack.val();
+        self.resp_rec.next.bufs = self.pool.m_axis_resp_bufs.val();
+        self.resp_rec.next.update_due = self.pool.m_axis_resp_update_due.val();
+        self.ctl.resp.next = self.resp_rec.val();
+
+        // Sending: the builder, its host memory reads.
+        self.builder.job_push.next = self.ctl.job_push.val();
+        self.builder.job.next = self.ctl.job.val();
+        self.builder.sent_pop.next = self.ctl.take_sent.val();
+        self.builder.tx_ready.next = self.m_axis_tx_tready.val();
+        self.builder.rd_ready.next = self.m_axis_dmard_tready.val();
+        self.builder.rdd_valid.next = self.s_axis_dmard_tvalid.val();
+        self.builder.rdd_data.next = self.s_axis_dmard_tdata.val();
+        self.builder.rdd_keep.next = self.s_axis_dmard_tkeep.val();
+        self.builder.rdd_last.next = self.s_axis_dmard_tlast.val();
+        self.m_axis_tx_tvalid.next = self.builder.tx_valid.val();
+        self.m_axis_tx_tdata.next = self.builder.tx_data.val();
+        self.m_axis_tx_tkeep.next = self.builder.tx_keep.val();
+        self.m_axis_tx_tlast.next = self.builder.tx_last.val();
+        self.m_axis_tx_tuser.next = self.builder.tx_conn.val();
+        self.m_axis_dmard_tvalid.next = self.builder.rd_valid.val();
+        self.m_axis_dmard_addr.next = self.builder.rd_addr.val();
+        self.m_axis_dmard_len.next = self.builder.rd_len.val();
+        self.s_axis_dmard_tready.next = self.builder.rdd_ready.val();
+
+        // Delivery: the receive-buffer RAM into host memory.
+        self.delivery.job_push.next = self.ctl.dj_push.val();
+        self.delivery.job.next = self.ctl.dj.val();
+        self.delivery.done_pop.next = self.ctl.take_dlv.val();
+        self.rxram.read_address.next = self.delivery.ram_addr.val();
+        self.delivery.ram_data.next = self.rxram.read_data.val();
+        self.delivery.wr_ready.next = self.m_axis_dmawr_tready.val();
+        self.m_axis_dmawr_tvalid.next = self.delivery.wr_valid.val();
+        self.m_axis_dmawr_addr.next = self.delivery.wr_addr.val();
+        self.m_axis_dmawr_tdata.next = self.delivery.wr_data.val();
+        self.m_axis_dmawr_tkeep.next = self.delivery.wr_keep.val();
+        self.m_axis_dmawr_tlast.next = self.delivery.wr_last.val();
+    }
+}

@@ -1,0 +1,216 @@
+//! The engine's records: what its FIFOs, RAMs and registers hold, one `LogicStruct` per
+//! model struct of the same name in `sanswitch_model::blocks::engine`.
+
+use rust_hdl::prelude::*;
+
+/// A host command (`s_axis_cmd_*`; the model's `host::Command`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct CmdRec {
+    pub opcode: Bits<8>,
+    pub conn: Bits<16>,
+    pub tag: Bits<32>,
+    pub addr: Bits<64>,
+    pub len: Bits<32>,
+    pub aux: Bits<64>,
+}
+
+/// A host completion (`m_axis_cpl_*`; the model's `host::Completion`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct CplRec {
+    pub tag: Bits<32>,
+    pub bytes: Bits<32>,
+    pub conn: Bits<16>,
+    pub status: Bits<16>,
+    pub opcode: Bits<8>,
+    pub urgent: Bit,
+    pub eof: Bit,
+}
+
+/// A message to build (the model's `builder::TxJob`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct TxJob {
+    pub conn: Bits<8>,
+    pub buf: Bits<8>,
+    pub pooled: Bit,
+    pub w0: Bits<64>,
+    pub w1: Bits<64>,
+    pub w2: Bits<64>,
+    pub w3: Bits<64>,
+    pub w4: Bits<64>,
+    pub nwords: Bits<3>,
+    pub pay_addr: Bits<64>,
+    pub pay_len: Bits<32>,
+    pub cpl_v: Bit,
+    pub cpl: CplRec,
+}
+
+/// A message sent (the model's `builder::Sent`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct SentRec {
+    pub conn: Bits<8>,
+    pub buf: Bits<8>,
+    pub pooled: Bit,
+    pub cpl_v: Bit,
+    pub cpl: CplRec,
+}
+
+/// A copy into a posted host buffer (the model's `delivery::DlvJob`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct DlvJob {
+    pub conn: Bits<8>,
+    pub buf: Bits<8>,
+    pub off: Bits<32>,
+    pub len: Bits<32>,
+    pub addr: Bits<64>,
+    pub urgent: Bit,
+    pub last_of_buf: Bit,
+}
+
+/// A queued send (the model's `controller::SqEnt`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct SqEnt {
+    pub tag: Bits<32>,
+    pub addr: Bits<64>,
+    pub len: Bits<32>,
+    pub urgent: Bit,
+}
+
+/// A posted receive (the model's `controller::RqEnt`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct RqEnt {
+    pub tag: Bits<32>,
+    pub addr: Bits<64>,
+    pub len: Bits<32>,
+}
+
+/// A receive buffer holding payload (the model's `controller::Held`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct HeldEnt {
+    pub buf: Bits<8>,
+    pub len: Bits<32>,
+    pub urgent: Bit,
+}
+
+/// One connection's state word (the model's `controller::ConnCtl`, queues as pointers: the
+/// entries are in the queue RAMs).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct ConnWord {
+    pub st: Bits<3>,
+    pub init_seq: Bits<32>,
+    pub wait_v: Bit,
+    pub wait_tag: Bits<32>,
+    pub wait_op: Bits<8>,
+    pub peer_buf: Bits<32>,
+    pub peer_read: Bit,
+    pub shut: Bit,
+    pub fin_sent: Bit,
+    pub fin_rcvd: Bit,
+    pub closing: Bit,
+    /// The Winsock code requests fail with once aborted (0: none recorded).
+    pub err: Bits<16>,
+    pub sq_head: Bits<4>,
+    pub sq_n: Bits<5>,
+    pub sent: Bits<32>,
+    pub rq_head: Bits<4>,
+    pub rq_n: Bits<5>,
+    pub held_head: Bits<4>,
+    pub held_n: Bits<5>,
+    pub held_off: Bits<32>,
+    pub dlv_busy: Bit,
+    pub adv_due: Bit,
+    pub tx_inflight: Bits<8>,
+}
+
+/// The parser's header record, as the controller keeps it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct HdrRec {
+    pub tuser: Bits<16>,
+    pub error: Bits<4>,
+    pub mid: Bits<8>,
+    pub flags: Bits<8>,
+    pub bufs: Bits<16>,
+    pub len: Bits<32>,
+    pub mseq: Bits<32>,
+    pub ack: Bits<32>,
+    pub ext: Bits<64>,
+}
+
+/// A pool manager request.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct PoolReq {
+    pub op: Bits<3>,
+    pub conn: Bits<8>,
+    pub class: Bits<2>,
+    pub buf: Bits<8>,
+    pub a: Bits<32>,
+    pub b: Bits<32>,
+    pub c: Bits<32>,
+    pub bufs: Bits<16>,
+}
+
+/// A pool manager response (the fields the controller reads).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct PoolResp {
+    pub status: Bits<4>,
+    pub buf: Bits<8>,
+    pub mseq: Bits<32>,
+    pub ack: Bits<32>,
+    pub bufs: Bits<16>,
+    pub update_due: Bit,
+}
+
+/// What an event does besides its connection's state (the model's `controller::Effects`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct Fx {
+    pub cpl_v: Bit,
+    pub cpl: CplRec,
+    pub job_v: Bit,
+    pub job: TxJob,
+    pub dlv_v: Bit,
+    pub dlv: DlvJob,
+    pub adm_v: Bit,
+    pub adm_post: Bit,
+    pub adm_open: Bit,
+    pub adm_buf: Bits<8>,
+    pub flush_v: Bit,
+    /// Flush everything (an abort), else only the receives (a close).
+    pub flush_all: Bit,
+    pub flush_err: Bits<16>,
+    pub work: Bit,
+}
+
+/// Queue entries an event appends, written at its Apply cycle after the tail it counted.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct Pend {
+    pub sq_v: Bit,
+    pub sq: SqEnt,
+    pub rq_v: Bit,
+    pub rq: RqEnt,
+    pub held_v: Bit,
+    pub held: HeldEnt,
+}
+
+/// An event being handled (the model's `controller::Work`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct Work {
+    pub conn_v: Bit,
+    pub conn: Bits<8>,
+    pub c: ConnWord,
+    pub fx: Fx,
+    pub pend: Pend,
+}
+
+/// What to do next (the model's `Next`, with its shared tails named): `code` one of
+/// `act::*`; for `POOL`, the request and its continuation (`cont::*` and its arguments).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct Act {
+    pub code: Bits<3>,
+    pub req: PoolReq,
+    pub cont: Bits<4>,
+    pub kbuf: Bits<8>,
+    pub kmid: Bits<8>,
+    pub kurg: Bit,
+    pub kpay: Bits<32>,
+    pub kerr: Bits<16>,
+    pub notify: Bit,
+}
