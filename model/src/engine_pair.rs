@@ -7,6 +7,8 @@
 //!
 //! - **SAN**: per direction, a pipe of message beats with a latency in cycles and a
 //!   bandwidth of one beat per cycle; connection `c` of node 0 is connection `c` of node 1.
+//!   An engine that resets a connection tears it down; the other engine is told, in order
+//!   after the beats sent before. Optionally it makes messages malformed.
 //! - **Host memory**: sparse bytes per node. Every access the engine makes through its host
 //!   memory port is checked against what the host lent it: reads only inside a send's buffer
 //!   still outstanding, writes only inside a posted receive's buffer still outstanding.
@@ -47,6 +49,14 @@ pub struct PairConfig {
     pub seed: u64,
     /// Cycles with requests outstanding and nothing moving before the run counts as stuck.
     pub stuck_cycles: u64,
+    /// Probability that the SAN makes a message malformed (a reserved flag set, an unknown
+    /// kind, or a length that disagrees with the bytes): the receiving engine must reset the
+    /// connection, and the workload's checker accepts what an aborted connection loses.
+    pub malformed: f64,
+    /// Probability per cycle and node that the host submits a command the engine must refuse
+    /// (an unknown opcode: WSAEINVAL; a connection it does not have: WSAENOTSOCK), checked
+    /// to complete with exactly that status.
+    pub junk_cmds: f64,
 }
 
 impl Default for PairConfig {
@@ -59,6 +69,8 @@ impl Default for PairConfig {
             clock_mhz: 125.0,
             seed: 1,
             stuck_cycles: 200_000,
+            malformed: 0.0,
+            junk_cmds: 0.0,
         }
     }
 }
@@ -131,9 +143,23 @@ fn cmd(op: Opcode, conn: usize, addr: u64, len: u32, aux: u64) -> crate::host::C
 /// What a command's tag stands for.
 #[derive(Clone, Copy, Debug)]
 enum Pending {
-    Send { conn: usize, req: ReqId, addr: u64 },
-    Recv { conn: usize, req: ReqId, addr: u64 },
-    Control { conn: usize },
+    Send {
+        conn: usize,
+        req: ReqId,
+        addr: u64,
+    },
+    Recv {
+        conn: usize,
+        req: ReqId,
+        addr: u64,
+    },
+    Control {
+        conn: usize,
+    },
+    /// A command the engine must refuse with this status.
+    Junk {
+        expect: WsaError,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -160,8 +186,9 @@ struct Node<E> {
 pub struct EnginePair<E> {
     cfg: PairConfig,
     nodes: [Node<E>; 2],
-    /// Beats on the wire toward node `n`: arrival cycle, connection, beat.
-    san: [VecDeque<(u64, u8, Beat)>; 2],
+    /// What is on the wire toward node `n`: arrival cycle, connection, and a beat (or `None`:
+    /// the connection went down, told in order after every beat sent before).
+    san: [VecDeque<(u64, u8, Option<Beat>)>; 2],
     rng: ChaCha8Rng,
     pub cycle: u64,
     idle_cycles: u64,
@@ -172,6 +199,13 @@ pub struct EnginePair<E> {
     problems: Vec<String>,
     /// Beats each engine sent on the SAN.
     pub san_beats: [u64; 2],
+    /// The next beat each engine sends starts a message.
+    tx_first: [bool; 2],
+    /// Messages the SAN made malformed, commands the hosts made up to be refused.
+    pub malformed_injected: u64,
+    pub junk_injected: u64,
+    /// Connections torn down on the SAN.
+    pub downs: u64,
 }
 
 impl EnginePair<EngineModel> {
@@ -207,6 +241,10 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             stats: Vec::new(),
             problems: Vec::new(),
             san_beats: [0; 2],
+            tx_first: [true; 2],
+            malformed_injected: 0,
+            junk_injected: 0,
+            downs: 0,
             cfg,
         }
     }
@@ -245,10 +283,68 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         self.cfg.stall <= 0.0 || !self.rng.gen_bool(self.cfg.stall)
     }
 
+    /// A reset cycle for both engines; the SAN, the hosts and their memories start afresh
+    /// (what was outstanding is forgotten, as the hardware forgets it), so the next workload
+    /// starts from connection 0.
+    pub fn reset(&mut self) {
+        let i = EngineIn { reset: true, ..EngineIn::default() };
+        for n in &mut self.nodes {
+            n.eng.outputs(&i);
+            n.eng.clock(&i);
+            n.mem = HostMem::default();
+            n.cmds.clear();
+            n.pending.clear();
+            n.reads.clear();
+            n.wr_beat = 0;
+        }
+        self.san = [VecDeque::new(), VecDeque::new()];
+        self.tx_first = [true; 2];
+        self.outputs.clear();
+        self.conns = 0;
+        self.aborted.clear();
+        self.stats.clear();
+        self.idle_cycles = 0;
+        self.cycle += 1;
+    }
+
+    /// A made-up command the engine must refuse.
+    fn junk(&mut self, node: usize) {
+        let conns = self.cfg.params.connections;
+        let (c, expect) = match self.rng.gen_range(0..3) {
+            0 => (cmd(Opcode::Send, 0, 0, 8, 0), WsaError::Inval),
+            1 => (cmd(Opcode::Send, conns as usize, 0, 8, 0), WsaError::NotSock),
+            _ => (cmd(Opcode::PostRecv, 0xFFFF, 0, 8, 0), WsaError::NotSock),
+        };
+        let c = if expect == WsaError::Inval {
+            let op = if self.rng.gen_bool(0.5) { 0 } else { self.rng.gen_range(10..=255) };
+            crate::host::Command { opcode: op, ..c }
+        } else {
+            c
+        };
+        self.junk_injected += 1;
+        self.submit(node, c, Pending::Junk { expect });
+    }
+
+    /// Make the first beat of a message malformed, one of three ways.
+    fn malform(&mut self, b: &mut Beat) {
+        self.malformed_injected += 1;
+        match self.rng.gen_range(0..3) {
+            // A reserved flag bit.
+            0 => b.data |= 0x80 << 8,
+            // A kind that does not exist.
+            1 => b.data = (b.data & !0xFF) | 0x55,
+            // A length eight bytes more than the message has.
+            _ => b.data = b.data.wrapping_add(8 << 32),
+        }
+    }
+
     /// One clock cycle of both engines, the SAN and the hosts. Returns whether anything moved.
     pub fn cycle(&mut self) -> bool {
         let mut moved = false;
         for n in 0..2 {
+            if self.cfg.junk_cmds > 0.0 && self.rng.gen_bool(self.cfg.junk_cmds) {
+                self.junk(n);
+            }
             let mut i = EngineIn::default();
             if let Some(c) = self.nodes[n].cmds.front() {
                 i.s_axis_cmd_tvalid = true;
@@ -277,14 +373,20 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 i.s_axis_dmard_tkeep = ((1u16 << nb) - 1) as u8;
                 i.s_axis_dmard_tlast = r.beat + 1 == beats;
             }
-            if let Some(&(at, conn, b)) = self.san[n].front()
-                && at <= now
-            {
-                i.s_axis_rx_tvalid = true;
-                i.s_axis_rx_tdata = b.data;
-                i.s_axis_rx_tkeep = b.keep;
-                i.s_axis_rx_tlast = b.last;
-                i.s_axis_rx_tuser = conn;
+            i.m_axis_down_tready = self.ready();
+            match self.san[n].front() {
+                Some(&(at, conn, Some(b))) if at <= now => {
+                    i.s_axis_rx_tvalid = true;
+                    i.s_axis_rx_tdata = b.data;
+                    i.s_axis_rx_tkeep = b.keep;
+                    i.s_axis_rx_tlast = b.last;
+                    i.s_axis_rx_tuser = conn;
+                }
+                Some(&(at, conn, None)) if at <= now => {
+                    i.s_axis_down_tvalid = true;
+                    i.s_axis_down_conn = conn;
+                }
+                _ => {}
             }
             let o = self.nodes[n].eng.outputs(&i);
             let node = &mut self.nodes[n];
@@ -322,17 +424,31 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 moved = true;
             }
             if o.m_axis_tx_tvalid && i.m_axis_tx_tready {
-                let b = Beat {
+                let mut b = Beat {
                     data: o.m_axis_tx_tdata,
                     keep: o.m_axis_tx_tkeep,
                     last: o.m_axis_tx_tlast,
                 };
-                self.san[1 - n].push_back((now + self.cfg.san_latency, o.m_axis_tx_tuser, b));
+                if self.tx_first[n]
+                    && self.cfg.malformed > 0.0
+                    && self.rng.gen_bool(self.cfg.malformed)
+                {
+                    self.malform(&mut b);
+                }
+                self.tx_first[n] = b.last;
+                self.san[1 - n].push_back((now + self.cfg.san_latency, o.m_axis_tx_tuser, Some(b)));
                 self.san_beats[n] += 1;
                 moved = true;
             }
-            if i.s_axis_rx_tvalid && o.s_axis_rx_tready {
+            if (i.s_axis_rx_tvalid && o.s_axis_rx_tready)
+                || (i.s_axis_down_tvalid && o.s_axis_down_tready)
+            {
                 self.san[n].pop_front();
+                moved = true;
+            }
+            if o.m_axis_down_tvalid && i.m_axis_down_tready {
+                self.san[1 - n].push_back((now + self.cfg.san_latency, o.m_axis_down_conn, None));
+                self.downs += 1;
                 moved = true;
             }
             if o.m_axis_cpl_tvalid && i.m_axis_cpl_tready {
@@ -390,6 +506,16 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 (conn, Some(Action::CompleteRecv { req, result }))
             }
             Pending::Control { conn } => (conn, None),
+            Pending::Junk { expect } => {
+                if err != Some(expect) {
+                    self.problems.push(format!(
+                        "node {n}: a command the engine must refuse with {} completed with {:?}",
+                        expect.name(),
+                        err.map(|e| e.name())
+                    ));
+                }
+                return;
+            }
         };
         if let Some(a) = &action {
             let name = err.map_or("ok", |e| e.name());

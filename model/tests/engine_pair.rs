@@ -101,3 +101,30 @@ fn copy_path_sends_up_to_a_mebibyte() {
         differential(200 + seed, 0.1, 12, 1 << 20);
     }
 }
+
+#[test]
+fn malformed_messages_and_junk_commands() {
+    let p = EngineParams::default();
+    for seed in 0..8 {
+        let w = workload(300 + seed, &p, 40, 20_000);
+        let cfg = PairConfig {
+            params: p,
+            stall: 0.1,
+            seed,
+            malformed: 0.01,
+            junk_cmds: 0.001,
+            ..PairConfig::default()
+        };
+        let mut pair = EnginePair::models(cfg);
+        let got = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
+        assert!(got.intact, "seed {seed}: {:?}", got.problems);
+        eprintln!(
+            "seed {seed}: {} malformed, {} junk, {} downs, {} cycles, {:?}",
+            pair.malformed_injected, pair.junk_injected, pair.downs, pair.cycle, got.completions
+        );
+        assert!(pair.malformed_injected > 0 && pair.junk_injected > 0);
+        assert!(pair.downs > 0, "a malformed message resets its connection");
+        let reset: u64 = got.completions.get("WSAECONNRESET").copied().unwrap_or(0);
+        assert!(reset > 0, "seed {seed}: {:?}", got.completions);
+    }
+}

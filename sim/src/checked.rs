@@ -13,6 +13,9 @@ use sanswitch_model::ports::{CycleModel, Ports};
 
 use crate::{Dut, Mismatch, first_difference, replay_vcd, reset_inputs};
 
+/// Renders the model's state for a mismatch report.
+pub type Describe<M> = Box<dyn Fn(&M) -> String>;
+
 /// Model `M` and Verilog `D` in lockstep, from a reset cycle.
 pub struct Checked<M: CycleModel, D: Dut<In = M::In, Out = M::Out>> {
     pub model: M,
@@ -24,6 +27,8 @@ pub struct Checked<M: CycleModel, D: Dut<In = M::In, Out = M::Out>> {
     pub cycles: u64,
     pub vcd_dir: Option<PathBuf>,
     pub vcd_window: u64,
+    /// What to say about the model's state in a mismatch's report.
+    pub describe: Option<Describe<M>>,
 }
 
 impl<M, D> Checked<M, D>
@@ -47,6 +52,7 @@ where
             cycles: 0,
             vcd_dir: Some(std::env::temp_dir().join("sanswitch-lockstep")),
             vcd_window: 200,
+            describe: None,
         }
     }
 }
@@ -84,7 +90,8 @@ where
                 start,
                 vcd,
             };
-            panic!("{m}");
+            let about = self.describe.as_ref().map(|d| d(&self.model)).unwrap_or_default();
+            panic!("{m}{about}");
         }
         sw
     }

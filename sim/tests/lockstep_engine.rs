@@ -16,7 +16,11 @@ use sanswitch_sim::{Checked, VEngine};
 type CheckedEngine = Checked<EngineModel, VEngine>;
 
 fn checked(p: EngineParams) -> CheckedEngine {
-    Checked::new(EngineModel::new(p), Rc::new(VEngine::new))
+    let mut c = Checked::new(EngineModel::new(p), Rc::new(VEngine::new));
+    c.describe = Some(Box::new(|m: &EngineModel| {
+        format!("\nmodel: phase {:?}\nlast events: {:#?}", m.ctl.phase, m.ctl.trace)
+    }));
+    c
 }
 
 fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workload {
@@ -54,6 +58,46 @@ fn run(seed: u64, stall: f64, sends: usize, max_size: usize) -> u64 {
 fn engine_lockstep_copy_path() {
     let cycles = run(1, 0.2, 40, 6000);
     eprintln!("{cycles} cycles in lockstep, both engines");
+}
+
+/// The CI run: over a million cycles of both engines in lockstep, workload after workload
+/// on the same pair with a reset between them (mid-traffic state swept away), random
+/// backpressure on every port, malformed messages on the SAN (each resets its connection,
+/// and the teardown resets the peer's), commands the engines must refuse, sends up to
+/// 64 KiB.
+#[test]
+fn engine_lockstep_one_million_cycles() {
+    let p = EngineParams::default();
+    let cfg = PairConfig {
+        params: p,
+        stall: 0.2,
+        seed: 2026,
+        malformed: 0.003,
+        junk_cmds: 0.0005,
+        ..PairConfig::default()
+    };
+    let mut pair = EnginePair::new(cfg, [checked(p), checked(p)]);
+    let mut round = 0;
+    let mut resets = 0;
+    while pair.cycle < 1_000_000 {
+        let mut w = workload(5000 + round, &p, 60, 64 * 1024);
+        w.connections = 4;
+        let s = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
+        assert!(s.intact, "round {round}: {:?}", s.problems);
+        // Reset in the middle of whatever is left (teardowns, credit updates in flight).
+        pair.reset();
+        resets += 1;
+        round += 1;
+    }
+    let [a, b] = [pair.engine(0), pair.engine(1)];
+    eprintln!(
+        "{} cycles in lockstep, {round} workloads, {resets} resets, {} malformed messages,          {} refused commands, {} teardowns",
+        a.cycles.max(b.cycles),
+        pair.malformed_injected,
+        pair.junk_injected,
+        pair.downs
+    );
+    assert!(pair.malformed_injected > 10 && pair.junk_injected > 100 && pair.downs > 10);
 }
 
 /// The engine model with one deliberate bug: a completion's byte count one too many on every

@@ -59,6 +59,9 @@ pub struct Engine<const A: usize> {
     pub s_axis_rx_tkeep: Signal<In, Bits<8>>,
     pub s_axis_rx_tlast: Signal<In, Bit>,
     pub s_axis_rx_tuser: Signal<In, Bits<8>>,
+    pub s_axis_down_tvalid: Signal<In, Bit>,
+    pub s_axis_down_conn: Signal<In, Bits<8>>,
+    pub m_axis_down_tready: Signal<In, Bit>,
 
     pub s_axis_cmd_tready: Signal<Out, Bit>,
     pub m_axis_cpl_tvalid: Signal<Out, Bit>,
@@ -84,9 +87,14 @@ pub struct Engine<const A: usize> {
     pub m_axis_tx_tlast: Signal<Out, Bit>,
     pub m_axis_tx_tuser: Signal<Out, Bits<8>>,
     pub s_axis_rx_tready: Signal<Out, Bit>,
+    pub s_axis_down_tready: Signal<Out, Bit>,
+    pub m_axis_down_tvalid: Signal<Out, Bit>,
+    pub m_axis_down_conn: Signal<Out, Bits<8>>,
 
     cmdq: Fifo<CmdRec>,
     cplq: Fifo<CplRec>,
+    down_in: Fifo<Bits<8>>,
+    down_out: Fifo<Bits<8>>,
     admit: RxAdmit,
     parser: ControlParser,
     pool: PoolManager<A>,
@@ -117,6 +125,8 @@ impl<const A: usize> Engine<A> {
         Engine {
             cmdq: Fifo::new(sanswitch_model::blocks::engine::CMD_FIFO),
             cplq: Fifo::new(sanswitch_model::blocks::engine::CPL_FIFO),
+            down_in: Fifo::new(2),
+            down_out: Fifo::new(2),
             admit: RxAdmit::new(p),
             parser: ControlParser::new(&p.parser()),
             pool: PoolManager::<A>::new(&p.pool()),
@@ -138,10 +148,27 @@ impl<const A: usize> Logic for Engine<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, wptr);
-        clock!(self, clock, cmdq, cplq, admit, parser, pool, ctl, builder, delivery);
+        clock!(
+            self, clock, cmdq, cplq, down_in, down_out, admit, parser, pool, ctl, builder, delivery
+        );
         self.rxram.write_clock.next = self.clock.val();
         self.cmdq.reset.next = self.reset.val();
         self.cplq.reset.next = self.reset.val();
+        self.down_in.reset.next = self.reset.val();
+        self.down_out.reset.next = self.reset.val();
+        // SAN connection events in, teardowns out.
+        self.down_in.push.next = self.s_axis_down_tvalid.val() & self.down_in.can_push.val();
+        self.down_in.push_data.next = self.s_axis_down_conn.val();
+        self.down_in.pop.next = self.ctl.take_down.val();
+        self.s_axis_down_tready.next = self.down_in.can_push.val();
+        self.ctl.down_valid.next = self.down_in.valid.val();
+        self.ctl.down_conn.next = self.down_in.head.val();
+        self.down_out.push.next = self.ctl.down_push.val();
+        self.down_out.push_data.next = self.ctl.adm_conn.val();
+        self.down_out.pop.next = self.m_axis_down_tready.val() & self.down_out.valid.val();
+        self.ctl.down_can_push.next = self.down_out.can_push.val();
+        self.m_axis_down_tvalid.next = self.down_out.valid.val();
+        self.m_axis_down_conn.next = self.down_out.head.val();
         self.admit.reset.next = self.reset.val();
         self.parser.reset.next = self.reset.val();
         self.pool.reset.next = self.reset.val();

@@ -119,6 +119,10 @@ pub struct ConnWord {
     pub dlv_busy: Bit,
     pub adv_due: Bit,
     pub tx_inflight: Bits<8>,
+    /// A flush waits for the connection to be quiet (the model's `flush_pending`).
+    pub fl_v: Bit,
+    pub fl_all: Bit,
+    pub fl_err: Bits<16>,
 }
 
 /// The parser's header record, as the controller keeps it.
@@ -176,6 +180,8 @@ pub struct Fx {
     /// Flush everything (an abort), else only the receives (a close).
     pub flush_all: Bit,
     pub flush_err: Bits<16>,
+    /// Tear the connection down on the SAN.
+    pub down: Bit,
     pub work: Bit,
 }
 

@@ -205,10 +205,10 @@ impl Logic for CtlCont {
             self.fx.next.adm_v = true;
             self.fx.next.adm_post = false;
             self.fx.next.adm_open = false;
-            self.fx.next.flush_v = true;
-            self.fx.next.flush_all = true;
-            self.fx.next.flush_err = self.step.val().kerr;
-            self.fx.next.work = false;
+            self.c.next.fl_v = true;
+            self.c.next.fl_all = true;
+            self.c.next.fl_err = self.step.val().kerr;
+            self.fx.next.down = true;
         } else if self.ck.val() == 8 {
             // A buffer and credits for the next Data message of the head send.
             if !self.ok.val() {

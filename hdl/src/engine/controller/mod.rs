@@ -43,6 +43,11 @@ pub struct Controller {
     pub reset: Signal<In, Bit>,
     pub ovr_valid: Signal<In, Bit>,
     pub ovr_conn: Signal<In, Bits<8>>,
+    pub down_valid: Signal<In, Bit>,
+    pub down_conn: Signal<In, Bits<8>>,
+    pub take_down: Signal<Out, Bit>,
+    pub down_can_push: Signal<In, Bit>,
+    pub down_push: Signal<Out, Bit>,
     pub hdr_valid: Signal<In, Bit>,
     pub hdr: Signal<In, HdrRec>,
     pub sent_valid: Signal<In, Bit>,
@@ -225,6 +230,8 @@ impl Logic for Controller {
 
         // Defaults: nothing taken, pushed or written.
         self.take_ovr.next = false;
+        self.take_down.next = false;
+        self.down_push.next = false;
         self.take_hdr.next = false;
         self.take_sent.next = false;
         self.take_dlv.next = false;
@@ -233,7 +240,6 @@ impl Logic for Controller {
         self.pool_req.next = self.step.q.val().req;
         self.cpl_push.next = false;
         self.fxc.next = self.wfx.val().cpl;
-        self.cpl.next = self.fxc.val();
         self.job_push.next = false;
         self.fxj.next = self.wfx.val().job;
         self.job.next = self.fxj.val();
@@ -251,7 +257,6 @@ impl Logic for Controller {
             // Every message carries our posted count.
             self.newc.next.adv_due = false;
         }
-        self.conn_ram.write_data.next = self.newc.val();
         self.sq_ram.write_enable.next = false;
         self.sq_ram.write_address.next = (bit_cast::<16, 8>(self.w.q.val().conn)
             << self.k_q_shift.val())
@@ -310,7 +315,6 @@ impl Logic for Controller {
         if self.sweep.q.val() {
             self.conn_ram.write_enable.next = true;
             self.conn_ram.write_address.next = bit_cast::<16, 8>(self.sweep_addr.q.val());
-            self.conn_ram.write_data.next = self.k_zero_word.val();
             self.sweep_addr.d.next = self.sweep_addr.q.val() + 1;
             if self.sweep_addr.q.val() == self.k_last.val() {
                 self.sweep.d.next = false;
@@ -321,6 +325,10 @@ impl Logic for Controller {
                 self.take_ovr.next = true;
                 self.ev_kind.d.next = 0.into();
                 self.ev_conn.d.next = self.ovr_conn.val();
+            } else if self.down_valid.val() {
+                self.take_down.next = true;
+                self.ev_kind.d.next = 6.into();
+                self.ev_conn.d.next = self.down_conn.val();
             } else if self.hdr_valid.val() {
                 self.take_hdr.next = true;
                 self.ev_kind.d.next = 1.into();
@@ -384,7 +392,8 @@ impl Logic for Controller {
         } else if self.phase.q.val() == 3 {
             self.room.next = (!self.wfx.val().cpl_v | self.cpl_can_push.val())
                 & (!self.wfx.val().job_v | self.job_can_push.val())
-                & (!self.wfx.val().dlv_v | self.dj_can_push.val());
+                & (!self.wfx.val().dlv_v | self.dj_can_push.val())
+                & (!self.wfx.val().down | self.down_can_push.val());
             if self.room.val() {
                 self.cpl_push.next = self.wfx.val().cpl_v;
                 self.job_push.next = self.wfx.val().job_v;
@@ -392,6 +401,7 @@ impl Logic for Controller {
                 self.phase.d.next = 0.into();
                 if self.w.q.val().conn_v {
                     self.adm_valid.next = self.wfx.val().adm_v;
+                    self.down_push.next = self.wfx.val().down;
                     self.conn_ram.write_enable.next = true;
                     self.sq_ram.write_enable.next = self.wpend.val().sq_v;
                     self.rq_ram.write_enable.next = self.wpend.val().rq_v;
@@ -413,7 +423,6 @@ impl Logic for Controller {
             // Flush: one queued command completes per cycle, with the flush's status.
             self.newc.next = self.cw.val();
             self.conn_ram.write_address.next = bit_cast::<16, 8>(self.fl_conn.q.val());
-            self.cpl.next = self.fcpl.val();
             if self.fl_all.q.val() & self.cw.val().wait_v {
                 self.fcpl.next.tag = self.cw.val().wait_tag;
                 self.fcpl.next.opcode = self.cw.val().wait_op;
@@ -440,6 +449,16 @@ impl Logic for Controller {
                 self.cpl_push.next = true;
                 self.conn_ram.write_enable.next = true;
             }
+        }
+        // Last, after every branch has changed them (a combinational block reads a signal as
+        // it stands at the statement: an earlier copy would miss the changes).
+        self.conn_ram.write_data.next = self.newc.val();
+        if self.sweep.q.val() {
+            self.conn_ram.write_data.next = self.k_zero_word.val();
+        }
+        self.cpl.next = self.fxc.val();
+        if self.phase.q.val() == 4 {
+            self.cpl.next = self.fcpl.val();
         }
         if self.reset.val() {
             self.phase.d.next = 0.into();

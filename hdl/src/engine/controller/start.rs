@@ -347,17 +347,33 @@ impl Logic for CtlStart {
                 } else {
                     self.c.next.closing = true;
                     self.c.next.shut = true;
-                    self.fx.next.flush_v = true;
-                    self.fx.next.flush_all = false;
-                    self.fx.next.flush_err = 995.into();
+                    self.c.next.fl_v = true;
+                    self.c.next.fl_all = false;
+                    self.c.next.fl_err = 995.into();
                 }
             } else {
                 self.cpl.next.status = 10022.into();
             }
             self.fx.next.cpl = self.cpl.val();
+        } else if self.kind.val() == 6 {
+            // The peer's end went down: reset, telling no one.
+            if bit_cast::<16, 8>(self.ev_conn.val()) < self.k_conns.val() {
+                self.a.next.code = 2.into();
+                self.a.next.kerr = 10054.into();
+                self.a.next.notify = false;
+            }
         } else {
-            // A pump: a delivery, else the EOF, else the sends, Disconnect, update, close.
-            if !self.cw.val().dlv_busy
+            // A pump: a flush once quiet, else a delivery, else the EOF, else the sends,
+            // Disconnect, update, close.
+            if self.cw.val().fl_v {
+                if !self.cw.val().dlv_busy & (self.cw.val().tx_inflight == 0) {
+                    self.c.next.fl_v = false;
+                    self.fx.next.flush_v = true;
+                    self.fx.next.flush_all = self.cw.val().fl_all;
+                    self.fx.next.flush_err = self.cw.val().fl_err;
+                }
+                self.fx.next.work = false;
+            } else if !self.cw.val().dlv_busy
                 & (self.cw.val().rq_n != 0)
                 & (self.st.val() != 6)
                 & (self.cw.val().held_n != 0)

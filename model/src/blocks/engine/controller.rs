@@ -1,7 +1,8 @@
 //! The controller (`hdl/src/engine/controller.rs`): the session protocol, one event at a
 //! time.
 //!
-//! Events, in priority order: a credit overrun reported by receive admission, a message's
+//! Events, in priority order: a credit overrun reported by receive admission, the SAN's word
+//! that the peer's end of a connection went down, a message's
 //! header record from the parser, a message sent by the builder, a delivery done, a host
 //! command, and last a *pump* of one connection that may have work (round-robin over a
 //! bitmap set by every event of a connection, cleared by a pump that finds nothing to do).
@@ -130,12 +131,17 @@ pub struct ConnCtl {
     pub adv_due: bool,
     /// Messages of this connection in the builder.
     pub tx_inflight: u8,
+    /// Queued commands to complete with this status once nothing of the connection is in
+    /// the builder or in delivery (so no host buffer is handed back while it is still being
+    /// read or written).
+    pub flush_pending: Option<(FlushKind, WsaError)>,
 }
 
 /// An event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ev {
     Overrun(u8),
+    Down(u8),
     Rx(ParserOut),
     Sent(Sent),
     Dlv(Done),
@@ -196,6 +202,8 @@ pub struct Effects {
     pub dlv: Option<DlvJob>,
     pub admit: Option<AdmitOp>,
     pub flush: Option<(FlushKind, WsaError)>,
+    /// Tear the connection down on the SAN (it was reset here).
+    pub down: bool,
     /// The connection may have more to do (set its pump bit).
     pub work: bool,
 }
@@ -227,6 +235,7 @@ enum Next {
 #[derive(Clone, Debug, Default)]
 pub struct Comb {
     pub take_ovr: bool,
+    pub take_down: bool,
     pub take_hdr: bool,
     pub take_sent: bool,
     pub take_dlv: bool,
@@ -236,6 +245,7 @@ pub struct Comb {
     pub fx_dlv: Option<DlvJob>,
     pub fx_cpl: Option<Completion>,
     pub fx_admit: Option<(u8, AdmitOp)>,
+    pub fx_down: Option<u8>,
     next: Option<Phase>,
     write: Option<(u8, ConnCtl)>,
     work: Option<(u8, bool)>,
@@ -266,6 +276,8 @@ pub struct Controller {
     /// Free, one per cycle, taking no event meanwhile).
     pub sweep: u16,
     pub stats: CtlStats,
+    /// The last events taken, newest last (for a mismatch's report; not hardware).
+    pub trace: std::collections::VecDeque<Ev>,
 }
 
 fn cpl_of(conn: u8, tag: u32, opcode: u8, r: Result<u32, WsaError>) -> Completion {
@@ -308,6 +320,7 @@ impl Controller {
             rr: 0,
             sweep: 0,
             stats: CtlStats::default(),
+            trace: Default::default(),
         }
     }
 
@@ -344,6 +357,9 @@ impl Controller {
                 let ev = if let Some(&c) = e.admit.overruns.head() {
                     o.take_ovr = true;
                     Some(Ev::Overrun(c))
+                } else if let Some(&c) = e.down_in.head() {
+                    o.take_down = true;
+                    Some(Ev::Down(c))
                 } else if po.m_axis_hdr_tvalid {
                     o.take_hdr = true;
                     Some(Ev::Rx(*po))
@@ -393,13 +409,15 @@ impl Controller {
                 let fx = &w.fx;
                 let room = (fx.cpl.is_none() || e.cpl.can_push())
                     && (fx.job.is_none() || e.builder.jobs.can_push())
-                    && (fx.dlv.is_none() || e.delivery.jobs.can_push());
+                    && (fx.dlv.is_none() || e.delivery.jobs.can_push())
+                    && (!fx.down || e.down_out.can_push());
                 if room {
                     o.fx_cpl = fx.cpl;
                     o.fx_job = fx.job;
                     o.fx_dlv = fx.dlv;
                     if let Some(c) = w.conn {
                         o.fx_admit = fx.admit.map(|a| (c, a));
+                        o.fx_down = fx.down.then_some(c);
                         let mut s = w.c;
                         // Every message carries our posted count.
                         if fx.job.is_some_and(|j| j.pooled) {
@@ -468,6 +486,10 @@ impl Controller {
         }
         if let Some(Phase::Decide(ev)) = &o.next {
             self.stats.events += 1;
+            if self.trace.len() == 24 {
+                self.trace.pop_front();
+            }
+            self.trace.push_back(*ev);
             match ev {
                 Ev::Overrun(_) => self.stats.overruns += 1,
                 Ev::Rx(h) if h.m_axis_hdr_error != 0 => self.stats.malformed += 1,
@@ -489,6 +511,11 @@ impl Controller {
         };
         match *ev {
             Ev::Overrun(conn) => self.abort(work(conn), WsaError::ConnReset, true),
+            // Out of range: nothing of ours (the word read is another connection's).
+            Ev::Down(conn) if conn as u16 >= self.p.connections => {
+                Next::Apply(Work { conn: None, c: ConnCtl::default(), fx: Effects::default() })
+            }
+            Ev::Down(conn) => self.abort(work(conn), WsaError::ConnReset, false),
             Ev::Rx(h) => self.on_rx(work(user::conn(h.m_axis_hdr_tuser as u32)), &h),
             Ev::Sent(s) => {
                 let mut w = work(s.conn);
@@ -581,8 +608,8 @@ impl Controller {
                 c.held.clear();
                 c.held_off = 0;
                 w.fx.admit = Some(AdmitOp::Reset(false));
-                w.fx.flush = Some((FlushKind::All, err));
-                w.fx.work = false;
+                c.flush_pending = Some((FlushKind::All, err));
+                w.fx.down = true;
                 Next::Apply(w)
             }
             Cont::DataAlloc => {
@@ -796,7 +823,7 @@ impl Controller {
         match opc {
             Opcode::Open => {
                 let idle = matches!(st, St::Free | St::Open | St::Closed | St::Aborted);
-                if !idle || w.c.dlv_busy || w.c.tx_inflight > 0 {
+                if !idle || w.c.dlv_busy || w.c.tx_inflight > 0 || w.c.flush_pending.is_some() {
                     done(&mut w, Err(WsaError::Inval));
                     return Next::Apply(w);
                 }
@@ -883,17 +910,27 @@ impl Controller {
                 }
                 w.c.closing = true;
                 w.c.shut = true;
-                w.fx.flush = Some((FlushKind::Recv, WsaError::OperationAborted));
+                w.c.flush_pending = Some((FlushKind::Recv, WsaError::OperationAborted));
                 Next::Apply(w)
             }
         }
     }
 
-    /// One step of a connection's work: a delivery, else a Data message, else the
-    /// Disconnect, else a credit update, else the close.
+    /// One step of a connection's work: a flush once the connection is quiet, else a
+    /// delivery, else a Data message, else the Disconnect, else a credit update, else the
+    /// close.
     fn pump(&self, mut w: Work) -> Next {
         let conn = w.conn.expect("a pump has a connection");
         let c = &mut w.c;
+        if let Some(f) = c.flush_pending {
+            if !c.dlv_busy && c.tx_inflight == 0 {
+                c.flush_pending = None;
+                w.fx.flush = Some(f);
+            }
+            // Else the builder's or delivery's report wakes the connection again.
+            w.fx.work = false;
+            return Next::Apply(w);
+        }
         if !c.dlv_busy
             && let Some(&q) = c.rq.front()
             && c.st != St::Aborted

@@ -73,6 +73,11 @@ crate::ports! {
         s_axis_rx_tkeep: u8 = 8,
         s_axis_rx_tlast: bool = 1,
         s_axis_rx_tuser: u8 = CONN_BITS,
+        /// SAN connection events: the peer's end of connection `conn` went down (the peer
+        /// reset it, or the SAN lost it).
+        s_axis_down_tvalid: bool = 1,
+        s_axis_down_conn: u8 = CONN_BITS,
+        m_axis_down_tready: bool = 1,
     }
 }
 
@@ -107,6 +112,11 @@ crate::ports! {
         m_axis_tx_tlast: bool = 1,
         m_axis_tx_tuser: u8 = CONN_BITS,
         s_axis_rx_tready: bool = 1,
+        s_axis_down_tready: bool = 1,
+        /// Tear connection `conn` down on the SAN (it was reset here): the peer's engine is
+        /// told, after every message sent before.
+        m_axis_down_tvalid: bool = 1,
+        m_axis_down_conn: u8 = CONN_BITS,
     }
 }
 
@@ -129,6 +139,9 @@ pub struct EngineModel {
     p: EngineParams,
     pub cmd: Fifo<Command>,
     pub cpl: Fifo<Completion>,
+    /// The peer's connections gone down (in), ours to tear down (out).
+    pub down_in: Fifo<u8>,
+    pub down_out: Fifo<u8>,
     pub admit: RxAdmit,
     pub parser: ParserModel,
     pub pool: PoolModel,
@@ -147,6 +160,8 @@ impl EngineModel {
         EngineModel {
             cmd: Fifo::new(CMD_FIFO),
             cpl: Fifo::new(CPL_FIFO),
+            down_in: Fifo::new(2),
+            down_out: Fifo::new(2),
             admit: RxAdmit::new(&p),
             parser: ParserModel::new(p.parser()),
             pool: PoolModel::new(p.pool()),
@@ -241,6 +256,9 @@ impl CycleModel for EngineModel {
             m_axis_tx_tlast: tx.is_some_and(|t| t.1.last),
             m_axis_tx_tuser: tx.map_or(0, |t| t.0),
             s_axis_rx_tready: w.rx_ready,
+            s_axis_down_tready: self.down_in.can_push(),
+            m_axis_down_tvalid: self.down_out.head().is_some(),
+            m_axis_down_conn: self.down_out.head().copied().unwrap_or(0),
         }
     }
 
@@ -289,6 +307,11 @@ impl CycleModel for EngineModel {
         self.delivery.clock(i, w.ctl.fx_dlv, w.ctl.take_dlv, &self.rxmem, &self.p);
         self.ctl.clock(&w.ctl);
         self.cmd.clock(w.ctl.take_cmd, cmd_push);
+        let down_push =
+            (i.s_axis_down_tvalid && self.down_in.can_push()).then_some(i.s_axis_down_conn);
+        self.down_in.clock(w.ctl.take_down, down_push);
+        let down_pop = i.m_axis_down_tready && !self.down_out.is_empty();
+        self.down_out.clock(down_pop, w.ctl.fx_down);
         self.cpl.clock(cpl_pop, w.ctl.fx_cpl);
         self.parser.clock(&w.parser_in);
         self.pool.clock(&w.pool_in);
