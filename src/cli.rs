@@ -17,8 +17,10 @@ pub struct Cli {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run a seeded workload between two model switches over the simulated SAN and check
-    /// that every byte arrived exactly once, in order, and every request completed.
+    /// Run a seeded workload between two switches and check that every byte arrived exactly
+    /// once, in order, and every request completed: the sans-IO protocol model over the
+    /// simulated SAN, or (--backend model|rtl|lockstep) two hardware engines over a
+    /// cycle-level SAN, with cycles and throughput at --clock-mhz.
     ///
     /// The workload comes from flags, from a TOML scenario file (--scenario), or both: flags
     /// given explicitly override the file. Exit status: 0 intact, 1 not intact, 2 bad input.
@@ -84,6 +86,20 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 2_000_000, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub cycles: u64,
+}
+
+/// What carries a `simulate` workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Backend {
+    /// The sans-IO endpoints over the event-driven fabric model.
+    #[value(name = "sans-io")]
+    SansIo,
+    /// Two engine cycle models over the cycle-level SAN.
+    Model,
+    /// Two Verilated engines (the generated Verilog) over the cycle-level SAN.
+    Rtl,
+    /// Two engines, each its cycle model and its Verilog checked cycle by cycle.
+    Lockstep,
 }
 
 /// Whether a node's provider supports RDMA read.
@@ -180,6 +196,19 @@ pub struct SimulateArgs {
     /// Start sequence numbers anywhere instead of within 64 of the wrap.
     #[arg(long)]
     pub no_wrap: bool,
+
+    /// What carries the workload: the sans-IO protocol model over the event-driven fabric,
+    /// or two engines over the cycle-level SAN: their cycle models, their Verilated Verilog,
+    /// or both in lockstep (stops at the first cycle and port where they differ, with a VCD).
+    #[arg(long, value_enum, default_value_t = Backend::SansIo)]
+    pub backend: Backend,
+    /// Engine backends: the engines' clock in MHz, for time and throughput.
+    #[arg(long, value_name = "MHZ", default_value_t = 125.0)]
+    pub clock_mhz: f64,
+    /// Engine backends: probability that a ready the engine sees (host and SAN) is low in a
+    /// cycle (random backpressure).
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    pub stall: f64,
 
     /// Print the summary as JSON instead of text.
     #[arg(long)]

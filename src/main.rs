@@ -8,6 +8,7 @@
 mod bench;
 mod bench_blocks;
 mod cli;
+mod engines;
 mod error;
 mod generate;
 mod simulate;

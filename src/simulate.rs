@@ -10,14 +10,28 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sanswitch_model::workload::{self, Summary, Workload};
 
-use crate::cli::SimulateArgs;
+use crate::cli::{Backend, SimulateArgs};
+use crate::engines::{self, EngineRun};
 use crate::error::Error;
+
+/// The JSON summary: the workload's, and the engines' figures when engines ran it.
+#[derive(serde::Serialize)]
+struct Report<'a> {
+    #[serde(flatten)]
+    summary: &'a Summary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: &'a Option<EngineRun>,
+}
 
 /// Runs shorter than this draw no progress bar at all.
 const BAR_DELAY: Duration = Duration::from_millis(300);
 
 pub fn run(args: &SimulateArgs) -> Result<ExitCode, Error> {
-    let w = workload_from(args)?;
+    let mut w = workload_from(args)?;
+    let engine_setup = match args.backend {
+        Backend::SansIo => None,
+        _ => Some(engines::setup(args, &mut w)?),
+    };
     let problems = validate(&w);
     if !problems.is_empty() {
         return Err(Error::InvalidWorkload(problems));
@@ -33,22 +47,29 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode, Error> {
     );
     let started = Instant::now();
     let mut drawing = false;
-    let summary = workload::run(&w, &mut |done, total| {
+    let mut progress = |done, total| {
         if show_bar && !drawing && started.elapsed() >= BAR_DELAY {
             bar.set_draw_target(ProgressDrawTarget::stderr());
             drawing = true;
         }
         bar.set_length(total);
         bar.set_position(done);
-    });
+    };
+    let (summary, engine) = match engine_setup {
+        None => (workload::run(&w, &mut progress), None),
+        Some(setup) => {
+            let (s, r) = engines::run(args, &w, setup, &mut progress)?;
+            (s, Some(r))
+        }
+    };
     bar.finish_and_clear();
 
     let out = if args.json {
-        let mut s = serde_json::to_string_pretty(&summary)?;
+        let mut s = serde_json::to_string_pretty(&Report { summary: &summary, engine: &engine })?;
         s.push('\n');
         s
     } else {
-        render(&w, &summary)
+        render(&w, &summary, engine.as_ref())
     };
     if let Err(e) = std::io::stdout().lock().write_all(out.as_bytes()) {
         // A closed pipe (`| head`) is not an error of the simulation.
@@ -154,7 +175,7 @@ fn name_flags(p: &str) -> String {
 }
 
 /// The human summary. Its last line is `intact: yes` or `intact: NO (...)`.
-pub fn render(w: &Workload, s: &Summary) -> String {
+pub fn render(w: &Workload, s: &Summary, engine: Option<&EngineRun>) -> String {
     let mut o = String::new();
     let read = |r: Option<bool>| match r {
         Some(true) => "yes",
@@ -183,13 +204,28 @@ pub fn render(w: &Workload, s: &Summary) -> String {
         n(e.buf_size as u64),
         n(e.rdma_threshold as u64)
     );
-    let _ = writeln!(
-        o,
-        "  SAN: {} ns latency, {} Gbit/s per direction, {} registrations per node",
-        n(fc.latency_ns),
-        fc.link_gbps,
-        fc.reg_capacity
-    );
+    match engine {
+        None => {
+            let _ = writeln!(
+                o,
+                "  SAN: {} ns latency, {} Gbit/s per direction, {} registrations per node",
+                n(fc.latency_ns),
+                fc.link_gbps,
+                fc.reg_capacity
+            );
+        }
+        Some(r) => {
+            let _ = writeln!(
+                o,
+                "  engines: {} backend, {} connections, clock {} MHz; SAN: {} cycles latency, \
+                 one 8-byte beat per cycle per direction; ready stall probability {}",
+                r.backend, r.params.connections, r.clock_mhz, r.san_latency_cycles, r.stall
+            );
+            for note in &r.notes {
+                let _ = writeln!(o, "  note: {note}");
+            }
+        }
+    }
     let f = &fc.faults;
     if f.reg_fail_rate > 0.0 || f.nomem_rate > 0.0 || f.rdma_error_rate > 0.0 || f.abort.is_some() {
         let mut line = format!(
@@ -281,6 +317,25 @@ pub fn render(w: &Workload, s: &Summary) -> String {
     );
 
     let received: u64 = s.directions.iter().map(|d| d.bytes_received).sum();
+    if let Some(r) = engine {
+        let _ = writeln!(
+            o,
+            "engines: {} cycles; SAN beats 0->1 {}, 1->0 {}; host memory: node 0 {} read \
+             requests, {} write beats; node 1 {} read requests, {} write beats",
+            n(r.cycles),
+            n(r.san_beats[0]),
+            n(r.san_beats[1]),
+            n(r.host_reads[0]),
+            n(r.host_writes[0]),
+            n(r.host_reads[1]),
+            n(r.host_writes[1])
+        );
+        let _ = writeln!(
+            o,
+            "throughput: {:.3} B per cycle received (both directions) = {:.3} Gbit/s at {} MHz",
+            r.bytes_per_cycle, r.gbps, r.clock_mhz
+        );
+    }
     let _ = writeln!(
         o,
         "simulated time: {} ({} events); throughput {:.3} Gbit/s of simulated time \
@@ -381,7 +436,7 @@ mod tests {
     fn small_run_renders() {
         let w = Workload { sends: 5, max_size: 64 * 1024, ..Workload::default() };
         let s = workload::run(&w, &mut |_, _| {});
-        let text = render(&w, &s);
+        let text = render(&w, &s, None);
         assert!(text.trim_end().ends_with("intact: yes"), "{text}");
     }
 }

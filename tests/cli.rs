@@ -395,3 +395,96 @@ fn negative_numbers_name_their_flag() {
         assert!(stderr.contains(&format!("'{} <", args[args.len() - 2])), "{args:?}: {stderr}");
     }
 }
+
+/// The cycle model and the Verilated engines take exactly the same number of cycles for the
+/// same workload (the rtl backend runs the HDL alone, the model backend the cycle model alone),
+/// and both deliver everything.
+#[test]
+fn engine_backends_agree_to_the_cycle() {
+    let args = ["--sends", "10", "--connections", "2", "--max-size", "9000", "--seed", "5"];
+    let mut m = vec!["--backend", "model"];
+    m.extend_from_slice(&args);
+    let mut r = vec!["--backend", "rtl"];
+    r.extend_from_slice(&args);
+    let vm = assert_intact(&m);
+    let vr = assert_intact(&r);
+    let cm = vm["engine"]["cycles"].as_u64().expect("engine.cycles");
+    assert!(cm > 0, "{vm:#}");
+    assert_eq!(Some(cm), vr["engine"]["cycles"].as_u64(), "model {vm:#}\nrtl {vr:#}");
+    assert_eq!(vm["engine"]["san_beats"], vr["engine"]["san_beats"]);
+    assert_eq!(vm["engine"]["received_bytes"], vr["engine"]["received_bytes"]);
+    assert_eq!(vm["engine"]["backend"], "model");
+    assert_eq!(vr["engine"]["backend"], "rtl");
+    // Throughput is what was received over the cycles counted, at the clock given.
+    let bpc = vm["engine"]["bytes_per_cycle"].as_f64().expect("bytes_per_cycle");
+    let got = vm["engine"]["received_bytes"].as_u64().expect("received_bytes") as f64;
+    assert!((bpc - got / cm as f64).abs() < 1e-9, "{vm:#}");
+    let gbps = vm["engine"]["gbps"].as_f64().expect("gbps");
+    assert!((gbps - bpc * 8.0 * 125e6 / 1e9).abs() < 1e-9, "{vm:#}");
+}
+
+/// Lockstep: model and HDL checked cycle by cycle under port backpressure, with an abort
+/// mid-traffic; the other connections still deliver everything.
+#[test]
+fn engine_lockstep_with_stalls_and_an_abort_stays_intact() {
+    let v = assert_intact(&[
+        "--backend",
+        "lockstep",
+        "--sends",
+        "8",
+        "--connections",
+        "2",
+        "--max-size",
+        "5000",
+        "--stall",
+        "0.3",
+        "--abort",
+        "0:1:3",
+    ]);
+    assert!(v["engine"]["cycles"].as_u64().is_some_and(|c| c > 0), "{v:#}");
+}
+
+/// The clock turns the SAN's latency in ns into cycles; with that fixed, a clock twice as
+/// fast gives the same cycles and twice the Gbit/s.
+#[test]
+fn engine_clock_scales_the_latency_and_the_rate() {
+    let run = |mhz, ns| {
+        assert_intact(&[
+            "--backend",
+            "model",
+            "--sends",
+            "6",
+            "--clock-mhz",
+            mhz,
+            "--latency-ns",
+            ns,
+        ])
+    };
+    let (a, b) = (run("100", "2000"), run("200", "2000"));
+    assert_eq!(a["engine"]["san_latency_cycles"], 200);
+    assert_eq!(b["engine"]["san_latency_cycles"], 400);
+    let (a, b) = (run("100", "0"), run("200", "0"));
+    assert_eq!(a["engine"]["san_latency_cycles"], 1, "at least one cycle");
+    assert_eq!(a["engine"]["cycles"], b["engine"]["cycles"]);
+    let (ga, gb) = (a["engine"]["gbps"].as_f64().unwrap(), b["engine"]["gbps"].as_f64().unwrap());
+    assert!((gb - 2.0 * ga).abs() < 1e-9 * gb.max(1.0), "{ga} {gb}");
+}
+
+#[test]
+fn engine_limits_are_refused_at_the_boundary() {
+    // 16 connections fit; 17 do not.
+    assert_intact(&["--backend", "model", "--sends", "1", "--connections", "16"]);
+    assert_refused(
+        &["--backend", "model", "--sends", "1", "--connections", "17"],
+        &["connections"],
+    );
+    // The Verilated engine is built at its defaults; the model takes other buffer sizes.
+    assert_refused(&["--backend", "rtl", "--buf-size", "2048"], &["--buf-size"]);
+    assert_intact(&["--backend", "model", "--sends", "4", "--buf-size", "2048"]);
+    // Clock and stall ranges, at and past the edge.
+    assert_intact(&["--backend", "model", "--sends", "1", "--clock-mhz", "1000"]);
+    assert_refused(&["--backend", "model", "--clock-mhz", "1000.5"], &["--clock-mhz"]);
+    assert_refused(&["--backend", "model", "--clock-mhz", "0"], &["--clock-mhz"]);
+    assert_intact(&["--backend", "model", "--sends", "2", "--stall", "0.95"]);
+    assert_refused(&["--backend", "model", "--stall", "0.96"], &["--stall"]);
+}

@@ -15,9 +15,11 @@
 //!   Anything else is reported as a problem of the run. Reads answer after a latency, one
 //!   beat per cycle.
 //! - **Hosts**: each side's requests become command entries (OPEN then CONNECT or LISTEN per
-//!   connection, SEND with the data written to a fresh buffer, POST_RECV, SHUTDOWN), and each
-//!   completion the answer the workload expects; a connection is known to be aborted when a
-//!   completion says it was reset or aborted.
+//!   connection, SEND with the data written to a fresh buffer, POST_RECV, SHUTDOWN, CLOSE,
+//!   ABORT), and each completion the answer the workload expects; a connection is known to be
+//!   aborted when its host aborted it or a completion says it was reset or aborted. The
+//!   workload's injected abort (`PairConfig::abort`) fires on the same message count as in
+//!   the fabric model.
 //! - Random backpressure (`PairConfig::stall`) on every host and SAN ready the engine sees.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -27,7 +29,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::blocks::engine::{Beat, EngineIn, EngineModel, EngineOut};
 use crate::endpoint::{Action, Config, Event, Received, ReqId, Stats};
-use crate::fabric::AppOutput;
+use crate::fabric::{AbortAt, AppOutput};
 use crate::host::{Completion, Opcode};
 use crate::params::EngineParams;
 use crate::ports::CycleModel;
@@ -57,6 +59,10 @@ pub struct PairConfig {
     /// (an unknown opcode: WSAEINVAL; a connection it does not have: WSAENOTSOCK), checked
     /// to complete with exactly that status.
     pub junk_cmds: f64,
+    /// The workload's injected abort: node `node`'s host submits ABORT on connection `conn`
+    /// when the `after_messages`th message of that connection (both directions) has left
+    /// its engine, as the fabric model fires it.
+    pub abort: Option<AbortAt>,
 }
 
 impl Default for PairConfig {
@@ -71,6 +77,7 @@ impl Default for PairConfig {
             stuck_cycles: 200_000,
             malformed: 0.0,
             junk_cmds: 0.0,
+            abort: None,
         }
     }
 }
@@ -155,6 +162,11 @@ enum Pending {
     },
     Control {
         conn: usize,
+        op: Opcode,
+    },
+    /// Node 1's OPEN: once it completes, node 0's CONNECT (held until then) may go.
+    PeerOpen {
+        conn: usize,
     },
     /// A command the engine must refuse with this status.
     Junk {
@@ -206,6 +218,15 @@ pub struct EnginePair<E> {
     pub junk_injected: u64,
     /// Connections torn down on the SAN.
     pub downs: u64,
+    /// Messages sent per connection, both directions (for the injected abort).
+    msgs: Vec<u64>,
+    /// Messages and their bytes each engine sent on the SAN.
+    pub messages: [u64; 2],
+    pub message_bytes: [u64; 2],
+    /// Node 0's commands per connection held until node 1 has opened its end (a CONNECT
+    /// to a connection not open at the peer is refused, as a TCP connect to a port nobody
+    /// listens on is).
+    gated: Vec<Option<Vec<crate::host::Command>>>,
 }
 
 impl EnginePair<EngineModel> {
@@ -217,8 +238,16 @@ impl EnginePair<EngineModel> {
 }
 
 impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
+    /// The pair, after one reset cycle of both engines (not counted in `cycle`): whatever
+    /// they are, models or Verilog, they start from the reset state, and the same workload
+    /// takes them the same number of cycles.
     pub fn new(cfg: PairConfig, engines: [E; 2]) -> Self {
-        let [e0, e1] = engines;
+        let [mut e0, mut e1] = engines;
+        let reset = EngineIn { reset: true, ..EngineIn::default() };
+        for e in [&mut e0, &mut e1] {
+            e.outputs(&reset);
+            e.clock(&reset);
+        }
         let node = |eng, n: u64| Node {
             eng,
             mem: HostMem::default(),
@@ -245,6 +274,10 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             malformed_injected: 0,
             junk_injected: 0,
             downs: 0,
+            msgs: Vec::new(),
+            messages: [0; 2],
+            message_bytes: [0; 2],
+            gated: Vec::new(),
             cfg,
         }
     }
@@ -262,7 +295,11 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         let tag = n.next_tag;
         n.next_tag = n.next_tag.wrapping_add(1).max(1);
         n.pending.insert(tag, p);
-        n.cmds.push_back(crate::host::Command { tag, ..cmd });
+        let c = crate::host::Command { tag, ..cmd };
+        match self.gated.get_mut(cmd.conn as usize) {
+            Some(Some(held)) if node == 0 => held.push(c),
+            _ => n.cmds.push_back(c),
+        }
     }
 
     /// A fresh host buffer of `len` bytes (4 KiB aligned, never reused).
@@ -303,6 +340,8 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         self.conns = 0;
         self.aborted.clear();
         self.stats.clear();
+        self.msgs.clear();
+        self.gated.clear();
         self.idle_cycles = 0;
         self.cycle += 1;
     }
@@ -429,6 +468,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                     keep: o.m_axis_tx_tkeep,
                     last: o.m_axis_tx_tlast,
                 };
+                if self.tx_first[n] {
+                    self.count_message(n, o.m_axis_tx_tuser as usize, b.data);
+                }
                 if self.tx_first[n]
                     && self.cfg.malformed > 0.0
                     && self.rng.gen_bool(self.cfg.malformed)
@@ -436,6 +478,11 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                     self.malform(&mut b);
                 }
                 self.tx_first[n] = b.last;
+                self.message_bytes[n] += b.keep.count_ones() as u64;
+                if b.last {
+                    self.messages[n] += 1;
+                    self.message_sent(o.m_axis_tx_tuser as usize);
+                }
                 self.san[1 - n].push_back((now + self.cfg.san_latency, o.m_axis_tx_tuser, Some(b)));
                 self.san_beats[n] += 1;
                 moved = true;
@@ -505,7 +552,21 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 };
                 (conn, Some(Action::CompleteRecv { req, result }))
             }
-            Pending::Control { conn } => (conn, None),
+            Pending::Control { conn, op } => {
+                if let Some(e) = err
+                    && !self.aborted[conn][n]
+                    && !matches!(e, WsaError::ConnReset | WsaError::OperationAborted)
+                {
+                    self.problems
+                        .push(format!("conn {conn} node {n}: {op:?} completed with {}", e.name()));
+                }
+                (conn, None)
+            }
+            Pending::PeerOpen { conn } => {
+                let held = self.gated.get_mut(conn).and_then(Option::take).unwrap_or_default();
+                self.nodes[0].cmds.extend(held);
+                (conn, None)
+            }
             Pending::Junk { expect } => {
                 if err != Some(expect) {
                     self.problems.push(format!(
@@ -526,11 +587,71 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         if let Some(action) = action {
             self.outputs.push(AppOutput { conn, node: n, time_ns, action });
         }
-        if matches!(err, Some(WsaError::ConnReset | WsaError::OperationAborted))
-            && !self.aborted[conn][n]
+        if matches!(err, Some(WsaError::ConnReset | WsaError::OperationAborted)) {
+            self.mark_aborted(conn, n);
+        }
+    }
+
+    /// The sender's counters, from a message's first beat as it leaves the engine.
+    fn count_message(&mut self, node: usize, conn: usize, word0: u64) {
+        let Some(st) = self.stats.get_mut(conn).map(|s| &mut s[node]) else { return };
+        let mid = word0 as u8;
+        let name = crate::wire::Layout::of_mid(mid)
+            .map_or_else(|| format!("mid {mid:#04x}"), |l| format!("{:?}", l.kind));
+        *st.msgs_sent.entry(name).or_default() += 1;
+        if mid == crate::wire::mid::DATA {
+            st.bytes_inline += (word0 >> 32).saturating_sub(crate::wire::HEADER_BYTES as u64);
+        }
+    }
+
+    /// A message of `conn` left an engine: the injected abort fires on its count.
+    fn message_sent(&mut self, conn: usize) {
+        let Some(count) = self.msgs.get_mut(conn) else { return };
+        *count += 1;
+        if let Some(ab) = self.cfg.abort
+            && ab.conn == conn
+            && ab.after_messages == *count
         {
-            self.aborted[conn][n] = true;
-            self.outputs.push(AppOutput { conn, node: n, time_ns, action: Action::Teardown });
+            self.abort(conn, ab.node);
+        }
+    }
+
+    /// The host of `node` aborts `conn`: from now on the connection counts as aborted.
+    fn abort(&mut self, conn: usize, node: usize) {
+        let op = Opcode::Abort;
+        self.submit(node, cmd(op, conn, 0, 0, 0), Pending::Control { conn, op });
+        self.mark_aborted(conn, node);
+    }
+
+    fn mark_aborted(&mut self, conn: usize, node: usize) {
+        if !self.aborted[conn][node] {
+            self.aborted[conn][node] = true;
+            let time_ns = self.now_ns();
+            self.outputs.push(AppOutput { conn, node, time_ns, action: Action::Teardown });
+        }
+    }
+
+    /// Say what was waiting when nothing moved for `stuck_cycles`: the command at the head
+    /// of each host's queue, what is outstanding, and what is still on the wire.
+    fn report_stuck(&mut self) {
+        for (n, node) in self.nodes.iter().enumerate() {
+            let mut outstanding: Vec<String> =
+                node.pending.iter().map(|(t, p)| format!("tag {t}: {p:?}")).collect();
+            outstanding.sort();
+            outstanding.truncate(8);
+            self.problems.push(format!(
+                "node {n}: stuck at cycle {} ({} cycles with nothing moving): head command \
+                 {:?}, {} more queued, {} outstanding (first: {}), {} DMA reads, {} beats \
+                 on the wire toward it",
+                self.cycle,
+                self.idle_cycles,
+                node.cmds.front(),
+                node.cmds.len().saturating_sub(1),
+                node.pending.len(),
+                outstanding.join("; "),
+                node.reads.len(),
+                self.san[n].len()
+            ));
         }
     }
 
@@ -545,17 +666,29 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> Backend for EnginePair<E> {
         self.conns += 1;
         self.aborted.push([false; 2]);
         self.stats.push(Default::default());
+        self.msgs.push(0);
+        self.gated.resize(conn + 1, None);
         for (n, cfg) in cfgs.iter().enumerate() {
-            let ctl = Pending::Control { conn };
-            self.submit(n, cmd(Opcode::Open, conn, 0, 0, cfg.initial_seq as u64), ctl);
+            let open = if n == 0 {
+                Pending::Control { conn, op: Opcode::Open }
+            } else {
+                Pending::PeerOpen { conn }
+            };
+            self.submit(n, cmd(Opcode::Open, conn, 0, 0, cfg.initial_seq as u64), open);
+            if n == 0 {
+                self.gated[conn] = Some(Vec::new());
+            }
             let op = if n == 0 { Opcode::Connect } else { Opcode::Listen };
-            self.submit(n, cmd(op, conn, 0, 0, 0), ctl);
+            self.submit(n, cmd(op, conn, 0, 0, 0), Pending::Control { conn, op });
         }
     }
 
     fn app(&mut self, conn: usize, node: usize, ev: Event) {
         match ev {
             Event::AppSend { req, data, urgent } => {
+                if !data.is_empty() {
+                    self.stats[conn][node].sends_copy += 1;
+                }
                 let addr = self.alloc(node, data.len());
                 let mem = &mut self.nodes[node].mem;
                 mem.write(addr, &data);
@@ -571,7 +704,13 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> Backend for EnginePair<E> {
                 self.submit(node, cmd(Opcode::PostRecv, conn, addr, max as u32, 0), p);
             }
             Event::AppShutdown => {
-                self.submit(node, cmd(Opcode::Shutdown, conn, 0, 0, 0), Pending::Control { conn })
+                let op = Opcode::Shutdown;
+                self.submit(node, cmd(op, conn, 0, 0, 0), Pending::Control { conn, op })
+            }
+            Event::AppAbort => self.abort(conn, node),
+            Event::AppClose => {
+                let op = Opcode::Close;
+                self.submit(node, cmd(op, conn, 0, 0, 0), Pending::Control { conn, op })
             }
             other => self.problems.push(format!("the engine backend has no request for {other:?}")),
         }
@@ -595,6 +734,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> Backend for EnginePair<E> {
             } else {
                 self.idle_cycles += 1;
                 if self.idle_cycles >= self.cfg.stuck_cycles {
+                    self.report_stuck();
                     return false;
                 }
             }
@@ -615,6 +755,14 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> Backend for EnginePair<E> {
 
     fn stats(&self, conn: usize, node: usize) -> Stats {
         self.stats[conn][node].clone()
+    }
+
+    fn fabric_stats(&self) -> crate::fabric::FabricStats {
+        crate::fabric::FabricStats {
+            messages: self.messages,
+            message_bytes: self.message_bytes,
+            ..Default::default()
+        }
     }
 
     fn problems(&self) -> Vec<String> {

@@ -33,6 +33,10 @@ pub enum WsaError {
     /// A command for a connection the engine does not have (`WSAENOTSOCK`).
     #[error("WSAENOTSOCK: no such connection")]
     NotSock = 10038,
+    /// `CONNECT` answered by a peer whose end of the connection is not open (no socket there
+    /// to listen): the peer's engine tore the connection down (`WSAECONNREFUSED`).
+    #[error("WSAECONNREFUSED: no socket at the peer's end of the connection")]
+    ConnRefused = 10061,
     /// `CONNECT` on a connection that is already connected (`WSAEISCONN`).
     #[error("WSAEISCONN: the socket is already connected")]
     IsConn = 10056,
@@ -40,7 +44,7 @@ pub enum WsaError {
 
 impl WsaError {
     /// Every status this switch reports.
-    pub const ALL: [WsaError; 8] = [
+    pub const ALL: [WsaError; 9] = [
         WsaError::NoBufs,
         WsaError::OperationAborted,
         WsaError::ConnReset,
@@ -49,6 +53,7 @@ impl WsaError {
         WsaError::Inval,
         WsaError::NotSock,
         WsaError::IsConn,
+        WsaError::ConnRefused,
     ];
 
     pub fn code(self) -> u32 {
@@ -64,6 +69,7 @@ impl WsaError {
             WsaError::Inval => "WSAEINVAL",
             WsaError::NotSock => "WSAENOTSOCK",
             WsaError::IsConn => "WSAEISCONN",
+            WsaError::ConnRefused => "WSAECONNREFUSED",
         }
     }
 }

@@ -104,8 +104,8 @@ fn a_status_must_be_a_winsock_code_the_switch_reports() {
     let k = Completion::of(&c, Err(WsaError::NoBufs));
     assert_eq!((k.tag, k.status, k.error()), (5, 10055, Ok(Some(WsaError::NoBufs))));
     let mut b = k.encode();
-    b[10..12].copy_from_slice(&10061u16.to_le_bytes()); // WSAECONNREFUSED: never reported
-    assert_eq!(Completion::decode(&b), Err(EntryError::UnknownStatus(10061)));
+    b[10..12].copy_from_slice(&10060u16.to_le_bytes()); // WSAETIMEDOUT: never reported
+    assert_eq!(Completion::decode(&b), Err(EntryError::UnknownStatus(10060)));
 }
 
 #[test]

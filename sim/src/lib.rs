@@ -3,8 +3,8 @@
 //!
 //! - [`Dut`]: a simulated block seen through its model's port structs; [`Verilated`] is the
 //!   Verilated one, one type per module `build.rs` builds (the list is
-//!   `sanswitch_hdl::cosim::cosim_blocks`): [`VParser`], [`VPool`], [`VSequencer`] at default
-//!   parameters, [`VParserSmall`], [`VPoolSmall`], [`VSequencerSmall`] at
+//!   `sanswitch_hdl::cosim::cosim_blocks`): [`VParser`], [`VPool`], [`VSequencer`],
+//!   [`VEngine`] at default parameters, [`VParserSmall`], [`VPoolSmall`], [`VSequencerSmall`] at
 //!   `EngineParams::small()`, [`VPoolLarge`] at `EngineParams::large()`, and
 //!   [`VParserNoReset`], a parser with a register left out of its reset.
 //! - Registers start from random values ([`StartValues`]): the Verilog is built with
@@ -15,11 +15,16 @@
 //!   cycles if asked ([`LockstepOptions::reset_rate`]); on the first mismatch it reports the
 //!   cycle, the port and both values, and replays the run to write a VCD of the cycles
 //!   before it.
+//! - [`Checked`]: a model and its Verilog in lockstep as one cycle model (a mismatch
+//!   panics with the cycle, the port and a VCD); [`Rtl`]: the Verilog alone as a cycle
+//!   model. Either stands in for the model inside the engine pair.
 //! - [`assert_lockstep_catches`]: the test of the tests, a broken model must be caught at the
 //!   cycle where it first differs from the correct one.
 
 pub mod checked;
+pub mod rtl;
 pub use checked::Checked;
+pub use rtl::Rtl;
 
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::fmt;

@@ -80,8 +80,12 @@ fn engine_lockstep_one_million_cycles() {
     let mut round = 0;
     let mut resets = 0;
     while pair.cycle < 1_000_000 {
+        // Alternate few busy connections with every connection the engine has.
         let mut w = workload(5000 + round, &p, 60, 64 * 1024);
-        w.connections = 4;
+        w.connections = if round % 2 == 0 { 4 } else { p.connections as usize };
+        if round % 2 == 1 {
+            w.sends = 8;
+        }
         let s = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
         assert!(s.intact, "round {round}: {:?}", s.problems);
         // Reset in the middle of whatever is left (teardowns, credit updates in flight).
@@ -142,4 +146,119 @@ fn engine_lockstep_catches_a_wrong_byte_count() {
     assert!(msg.contains("lockstep mismatch at cycle"), "{msg}");
     assert!(msg.contains("m_axis_cpl_bytes"), "{msg}");
     assert!(msg.contains(".vcd"), "a VCD is written: {msg}");
+}
+
+/// A CONNECT to a connection the peer never opened is refused, in bounded time: the peer's
+/// engine takes the Hello for a free connection, tears the connection down on the SAN, and
+/// the connector's CONNECT completes with `WSAECONNREFUSED`. Model and Verilog in lockstep,
+/// driven port by port.
+#[test]
+fn connect_to_a_connection_nobody_opened_is_refused() {
+    use sanswitch_model::blocks::engine::{EngineIn, EngineOut};
+    use sanswitch_model::host::Opcode;
+    use sanswitch_model::ports::CycleModel;
+    use sanswitch_model::status::WsaError;
+
+    let p = EngineParams::default();
+    let (mut a, mut b) = (checked(p), checked(p));
+    let reset = EngineIn { reset: true, ..EngineIn::default() };
+    for e in [&mut a, &mut b] {
+        e.outputs(&reset);
+        e.clock(&reset);
+    }
+    // One cycle of `e` with input `i` (every ready high); returns its outputs.
+    let step = |e: &mut CheckedEngine, i: EngineIn| -> EngineOut {
+        let i = EngineIn {
+            m_axis_cpl_tready: true,
+            m_axis_dmard_tready: true,
+            m_axis_dmawr_tready: true,
+            m_axis_tx_tready: true,
+            m_axis_down_tready: true,
+            ..i
+        };
+        let o = e.outputs(&i);
+        e.clock(&i);
+        o
+    };
+    let conn = 5u8;
+    let mut cmds = vec![(Opcode::Connect, 2u32), (Opcode::Open, 1u32)];
+    let mut hello = Vec::new();
+    let mut cpls = Vec::new();
+    let mut downs = Vec::new();
+    // Engine a: OPEN then CONNECT; collect the Hello it sends.
+    for _ in 0..200 {
+        let mut i = EngineIn::default();
+        if let Some(&(op, tag)) = cmds.last() {
+            i.s_axis_cmd_tvalid = true;
+            i.s_axis_cmd_opcode = op as u8;
+            i.s_axis_cmd_conn = conn as u16;
+            i.s_axis_cmd_tag = tag;
+        }
+        let o = step(&mut a, i);
+        if i.s_axis_cmd_tvalid && o.s_axis_cmd_tready {
+            cmds.pop();
+        }
+        if o.m_axis_tx_tvalid {
+            assert_eq!(o.m_axis_tx_tuser, conn);
+            hello.push((o.m_axis_tx_tdata, o.m_axis_tx_tkeep, o.m_axis_tx_tlast));
+        }
+        if o.m_axis_cpl_tvalid {
+            cpls.push((o.m_axis_cpl_tag, o.m_axis_cpl_status));
+        }
+    }
+    assert!(cmds.is_empty(), "both commands taken");
+    assert_eq!(cpls, vec![(1, 0)], "OPEN completes, CONNECT waits");
+    assert!(hello.last().is_some_and(|h| h.2), "a whole Hello was sent: {hello:?}");
+    // Engine b never opened connection 5: it takes the Hello and tears the connection down.
+    // (Idle first, so its sweep after reset is over and the count is the refusal's.)
+    for _ in 0..64 {
+        step(&mut b, EngineIn::default());
+    }
+    let mut k = 0;
+    let mut took = 0;
+    for cycle in 0..200 {
+        let mut i = EngineIn::default();
+        if let Some(&(d, keep, last)) = hello.get(k) {
+            i.s_axis_rx_tvalid = true;
+            i.s_axis_rx_tdata = d;
+            i.s_axis_rx_tkeep = keep;
+            i.s_axis_rx_tlast = last;
+            i.s_axis_rx_tuser = conn;
+        }
+        let o = step(&mut b, i);
+        if i.s_axis_rx_tvalid && o.s_axis_rx_tready {
+            k += 1;
+            took = cycle;
+        }
+        if o.m_axis_down_tvalid {
+            downs.push((cycle, o.m_axis_down_conn));
+        }
+        assert!(!o.m_axis_tx_tvalid && !o.m_axis_cpl_tvalid, "b answers nothing else");
+    }
+    assert_eq!(k, hello.len(), "the Hello was taken");
+    assert_eq!(downs.len(), 1, "{downs:?}");
+    assert_eq!(downs[0].1, conn);
+    let refuse = downs[0].0 - took;
+    assert!(refuse <= 16, "down {refuse} cycles after the Hello's last beat");
+    // The down reaches a: its CONNECT completes WSAECONNREFUSED.
+    let mut done = None;
+    for cycle in 0..100 {
+        let i = EngineIn {
+            s_axis_down_tvalid: cycle == 0,
+            s_axis_down_conn: conn,
+            ..EngineIn::default()
+        };
+        let o = step(&mut a, i);
+        if o.m_axis_cpl_tvalid {
+            assert!(done.is_none(), "one completion");
+            done = Some((cycle, o.m_axis_cpl_tag, o.m_axis_cpl_status));
+        }
+        // (It may tear its own end down too, as every reset does; b ignores that, its end
+        // being free.)
+        assert!(!o.m_axis_tx_tvalid, "a sends no message");
+    }
+    let (cycle, tag, status) = done.expect("the CONNECT completes");
+    assert_eq!((tag, status), (2, WsaError::ConnRefused.code() as u16));
+    assert!(cycle <= 16, "CONNECT refused {cycle} cycles after the down");
+    eprintln!("refused: down {refuse} cycles after the Hello, CONNECT completes {cycle} later");
 }

@@ -134,10 +134,16 @@ impl Logic for CtlStart {
         self.a.next.code = 0.into();
         self.req.next.conn = self.conn.val();
         if self.kind.val() == 0 {
-            // A credit overrun: a violation.
-            self.a.next.code = 2.into();
-            self.a.next.kerr = 10054.into();
-            self.a.next.notify = true;
+            if self.st.val() == 0 {
+                // A message for a connection never opened here: refuse it (the peer's
+                // CONNECT fails rather than waiting for ever).
+                self.fx.next.down = true;
+            } else {
+                // A credit overrun: a violation.
+                self.a.next.code = 2.into();
+                self.a.next.kerr = 10054.into();
+                self.a.next.notify = true;
+            }
         } else if self.kind.val() == 1 {
             self.conn.next = self.tuser.val().get_bits::<8>(0);
             self.req.next.conn = self.tuser.val().get_bits::<8>(0);
@@ -360,6 +366,10 @@ impl Logic for CtlStart {
             if bit_cast::<16, 8>(self.ev_conn.val()) < self.k_conns.val() {
                 self.a.next.code = 2.into();
                 self.a.next.kerr = 10054.into();
+                if self.st.val() == 3 {
+                    // Our Hello found nobody: refused.
+                    self.a.next.kerr = 10061.into();
+                }
                 self.a.next.notify = false;
             }
         } else {

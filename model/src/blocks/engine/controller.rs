@@ -510,10 +510,21 @@ impl Controller {
             fx: Effects { work: true, ..Effects::default() },
         };
         match *ev {
+            // A message for a connection never opened here: no socket to take it. Tear the
+            // connection down so the peer's CONNECT is refused instead of waiting for ever.
+            Ev::Overrun(conn) if self.conns[conn as usize].st == St::Free => {
+                let mut w = work(conn);
+                w.fx.down = true;
+                Next::Apply(w)
+            }
             Ev::Overrun(conn) => self.abort(work(conn), WsaError::ConnReset, true),
             // Out of range: nothing of ours (the word read is another connection's).
             Ev::Down(conn) if conn as u16 >= self.p.connections => {
                 Next::Apply(Work { conn: None, c: ConnCtl::default(), fx: Effects::default() })
+            }
+            // Down while our Hello waits for its answer: nobody was there to take it.
+            Ev::Down(conn) if self.conns[conn as usize].st == St::HelloSent => {
+                self.abort(work(conn), WsaError::ConnRefused, false)
             }
             Ev::Down(conn) => self.abort(work(conn), WsaError::ConnReset, false),
             Ev::Rx(h) => self.on_rx(work(user::conn(h.m_axis_hdr_tuser as u32)), &h),
