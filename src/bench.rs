@@ -351,8 +351,10 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Error> {
     let rust_hdl = rh_cycles as f64 / start.elapsed().as_secs_f64();
 
     let blocks = crate::bench_blocks::figures().map_err(Error::Check)?;
+    let engine = crate::bench_engine::figures().map_err(Error::Check)?;
     let b = Bench {
         blocks,
+        engine,
         params: p,
         figures: hw,
         synth,
@@ -381,6 +383,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Error> {
 pub struct Bench {
     /// The pool manager's and the sequencer's figures (flat keys).
     pub blocks: serde_json::Map<String, Value>,
+    /// The engine's figures (flat `engine.*` keys).
+    pub engine: serde_json::Map<String, Value>,
     pub params: ParserParams,
     pub figures: Figures,
     pub synth: Option<SynthStats>,
@@ -424,6 +428,7 @@ impl Bench {
             m.insert("parser.lutram".into(), json!(s.map(|s| s.lutram)));
             m.extend(self.blocks.clone());
             m.extend(self.totals());
+            m.extend(self.engine.clone());
         }
         v
     }
@@ -525,6 +530,15 @@ impl Bench {
         let _ = writeln!(o, "the three blocks together (yosys synth_xilinx, xc7):");
         for (k, v) in self.totals() {
             let _ = writeln!(o, "  {k:<40} {v}");
+        }
+        let _ = writeln!(
+            o,
+            "the engine (two engines over the cycle-level SAN, one 8-byte beat per cycle and \
+             direction; first send command offered to last completion out, ok completions \
+             only; model and Verilog give the same cycles):"
+        );
+        for (k, v) in &self.engine {
+            let _ = writeln!(o, "  {k:<44} {v}");
         }
         o
     }

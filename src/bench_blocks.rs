@@ -113,7 +113,7 @@ fn pool_ops_per_cycle(
     Ok((measured as f64 / cycles as f64, measured, cycles))
 }
 
-fn synth(block: BlockName) -> Option<SynthStats> {
+pub fn synth(block: BlockName) -> Option<SynthStats> {
     if !yosys_available() {
         return None;
     }
@@ -127,7 +127,7 @@ fn synth(block: BlockName) -> Option<SynthStats> {
     s.map_err(|e| eprintln!("warning: yosys synth_xilinx failed for {}: {e}", block.name())).ok()
 }
 
-fn area(m: &mut Map<String, Value>, prefix: &str, s: &Option<SynthStats>) {
+pub fn area(m: &mut Map<String, Value>, prefix: &str, s: &Option<SynthStats>) {
     m.insert(format!("{prefix}.luts"), json!(s.as_ref().map(|s| s.luts)));
     m.insert(format!("{prefix}.ffs"), json!(s.as_ref().map(|s| s.ffs)));
     m.insert(format!("{prefix}.lut_levels"), json!(s.as_ref().map(|s| s.lut_levels)));

@@ -7,6 +7,7 @@
 
 mod bench;
 mod bench_blocks;
+mod bench_engine;
 mod cli;
 mod engines;
 mod error;

@@ -286,6 +286,11 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         &self.nodes[node].eng
     }
 
+    /// The engines' parameters.
+    pub fn params(&self) -> &EngineParams {
+        &self.cfg.params
+    }
+
     pub fn host_memory(&self, node: usize) -> &HostMem {
         &self.nodes[node].mem
     }

@@ -151,3 +151,22 @@ fn abort_mid_traffic() {
         assert!(aborted > 0, "seed {seed}: outstanding requests fail with the abort");
     }
 }
+
+/// Every connection opened at once over a one-cycle SAN: the Hellos arrive back to back, each
+/// answered with a HelloAck while the builder still reports the previous ones sent. (The
+/// controller once took the headers before the builder's reports and waited for the
+/// builder's job FIFO while the builder waited for room to report: a deadlock.)
+#[test]
+fn sixteen_connections_open_at_once_over_a_short_san() {
+    use sanswitch_model::workload::Backend;
+    for san_latency in [1, 2, 3, 5, 8] {
+        let cfg = PairConfig { san_latency, ..PairConfig::default() };
+        let mut pair = EnginePair::models(cfg);
+        for _ in 0..16 {
+            pair.connect([Config::default(), Config::default()]);
+        }
+        while pair.step() {}
+        assert!(pair.problems().is_empty(), "latency {san_latency}: {:?}", pair.problems());
+        assert!(!pair.busy(), "latency {san_latency}: every connection is up");
+    }
+}

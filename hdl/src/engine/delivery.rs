@@ -75,8 +75,8 @@ impl Delivery {
         let buf_shift = p.buf_words().trailing_zeros() as u64;
         let conn_shift = buf_shift + p.recv_slots().trailing_zeros() as u64;
         Delivery {
-            jobs: Fifo::new(2),
-            dones: Fifo::new(2),
+            jobs: Fifo::new(sanswitch_model::blocks::engine::DLV_FIFO),
+            dones: Fifo::new(sanswitch_model::blocks::engine::DONE_FIFO),
             k_conn_shift: param(conn_shift),
             k_buf_shift: param(buf_shift),
             k_ones8: param(0xFF),

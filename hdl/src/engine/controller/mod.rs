@@ -321,7 +321,19 @@ impl Logic for Controller {
             }
         } else if self.phase.q.val() == 0 {
             self.phase.d.next = 1.into();
-            if self.ovr_valid.val() {
+            // The builder's and delivery's reports first (see the model's controller: no
+            // unit waits to report while the controller waits to hand it work).
+            if self.sent_valid.val() {
+                self.take_sent.next = true;
+                self.ev_kind.d.next = 2.into();
+                self.ev_conn.d.next = self.sent.val().conn;
+                self.ev_sent.d.next = self.sent.val();
+            } else if self.dlv_valid.val() {
+                self.take_dlv.next = true;
+                self.ev_kind.d.next = 3.into();
+                self.ev_conn.d.next = self.dlv.val().conn;
+                self.ev_dlv.d.next = self.dlv.val();
+            } else if self.ovr_valid.val() {
                 self.take_ovr.next = true;
                 self.ev_kind.d.next = 0.into();
                 self.ev_conn.d.next = self.ovr_conn.val();
@@ -334,16 +346,6 @@ impl Logic for Controller {
                 self.ev_kind.d.next = 1.into();
                 self.ev_conn.d.next = self.tuser.val().get_bits::<8>(0);
                 self.ev_hdr.d.next = self.hdr.val();
-            } else if self.sent_valid.val() {
-                self.take_sent.next = true;
-                self.ev_kind.d.next = 2.into();
-                self.ev_conn.d.next = self.sent.val().conn;
-                self.ev_sent.d.next = self.sent.val();
-            } else if self.dlv_valid.val() {
-                self.take_dlv.next = true;
-                self.ev_kind.d.next = 3.into();
-                self.ev_conn.d.next = self.dlv.val().conn;
-                self.ev_dlv.d.next = self.dlv.val();
             } else if self.cmd_valid.val() {
                 self.take_cmd.next = true;
                 self.ev_kind.d.next = 4.into();

@@ -16,7 +16,7 @@
 use crate::blocks::widgets::Fifo;
 use crate::host::Completion;
 
-use super::{Beat, EngineIn};
+use super::{Beat, EngineIn, JOB_FIFO, SENT_FIFO};
 
 /// Most fixed words of a message: header (2), extension (1), descriptor (2).
 pub const MAX_FIXED: usize = 5;
@@ -73,7 +73,13 @@ impl Default for Builder {
 
 impl Builder {
     pub fn new() -> Self {
-        Builder { jobs: Fifo::new(2), sent: Fifo::new(2), cur: None, out: None, messages: 0 }
+        Builder {
+            jobs: Fifo::new(JOB_FIFO),
+            sent: Fifo::new(SENT_FIFO),
+            cur: None,
+            out: None,
+            messages: 0,
+        }
     }
 
     /// The host memory read request offered: address and length.

@@ -1,10 +1,10 @@
 //! The controller (`hdl/src/engine/controller.rs`): the session protocol, one event at a
 //! time.
 //!
-//! Events, in priority order: a credit overrun reported by receive admission, the SAN's word
-//! that the peer's end of a connection went down, a message's
-//! header record from the parser, a message sent by the builder, a delivery done, a host
-//! command, and last a *pump* of one connection that may have work (round-robin over a
+//! Events, in priority order: a message sent by the builder, a delivery done (these two
+//! first, so the units they come from never wait on the controller while it waits on them),
+//! a credit overrun reported by receive admission, the SAN's word that the peer's end of a
+//! connection went down, a message's header record from the parser, a host command, and last a *pump* of one connection that may have work (round-robin over a
 //! bitmap set by every event of a connection, cleared by a pump that finds nothing to do).
 //!
 //! Each event reads its connection's state (one RAM word: the state, the send and receive
@@ -354,7 +354,17 @@ impl Controller {
         match &self.phase {
             Phase::Idle if self.sweep > 0 => {}
             Phase::Idle => {
-                let ev = if let Some(&c) = e.admit.overruns.head() {
+                // The builder's and delivery's reports come first: an event that hands
+                // them work waits in Apply for room, and they make room only by reporting.
+                // Taken first, their report FIFOs are empty whenever another event starts,
+                // and deep enough (SENT_FIFO, DONE_FIFO) for all the work they can hold.
+                let ev = if let Some(&s) = e.builder.sent.head() {
+                    o.take_sent = true;
+                    Some(Ev::Sent(s))
+                } else if let Some(&d) = e.delivery.done.head() {
+                    o.take_dlv = true;
+                    Some(Ev::Dlv(d))
+                } else if let Some(&c) = e.admit.overruns.head() {
                     o.take_ovr = true;
                     Some(Ev::Overrun(c))
                 } else if let Some(&c) = e.down_in.head() {
@@ -363,12 +373,6 @@ impl Controller {
                 } else if po.m_axis_hdr_tvalid {
                     o.take_hdr = true;
                     Some(Ev::Rx(*po))
-                } else if let Some(&s) = e.builder.sent.head() {
-                    o.take_sent = true;
-                    Some(Ev::Sent(s))
-                } else if let Some(&d) = e.delivery.done.head() {
-                    o.take_dlv = true;
-                    Some(Ev::Dlv(d))
                 } else if let Some(&c) = e.cmd.head() {
                     o.take_cmd = true;
                     Some(Ev::Cmd(c))

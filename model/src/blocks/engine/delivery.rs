@@ -11,7 +11,7 @@
 use crate::blocks::widgets::Fifo;
 use crate::params::EngineParams;
 
-use super::{Beat, EngineIn, EngineModel};
+use super::{Beat, DLV_FIFO, DONE_FIFO, EngineIn, EngineModel};
 
 /// Cycles from a job's start to its first beat.
 pub const PRIME_CYCLES: u8 = 2;
@@ -52,8 +52,8 @@ pub struct Delivery {
 impl Delivery {
     pub fn new(_p: &EngineParams) -> Self {
         Delivery {
-            jobs: Fifo::new(2),
-            done: Fifo::new(2),
+            jobs: Fifo::new(DLV_FIFO),
+            done: Fifo::new(DONE_FIFO),
             cur: None,
             out: None,
             finishing: None,

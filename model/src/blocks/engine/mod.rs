@@ -132,6 +132,15 @@ pub struct Beat {
 pub const CMD_FIFO: usize = 2;
 /// Depth of the completion FIFO.
 pub const CPL_FIFO: usize = 4;
+/// Depth of the builder's and delivery's job FIFOs.
+pub const JOB_FIFO: usize = 2;
+pub const DLV_FIFO: usize = 2;
+/// Depth of the builder's message-sent FIFO and delivery's done FIFO: every job the unit can
+/// hold (its job FIFO, the job in progress) and one being finished, so neither unit waits to
+/// report while the controller waits to hand it a job (a deadlock otherwise: see the
+/// controller's event priorities).
+pub const SENT_FIFO: usize = JOB_FIFO + 2;
+pub const DONE_FIFO: usize = DLV_FIFO + 2;
 
 /// The engine's cycle model.
 #[derive(Clone, Debug)]
