@@ -187,6 +187,9 @@ struct Node<E> {
     mem: HostMem,
     cmds: VecDeque<crate::host::Command>,
     pending: HashMap<u32, Pending>,
+    /// The cycles each outstanding command was submitted by the host and taken by the engine.
+    submitted: HashMap<u32, u64>,
+    accepted: HashMap<u32, u64>,
     next_tag: u32,
     next_addr: u64,
     reads: VecDeque<ReadJob>,
@@ -227,6 +230,37 @@ pub struct EnginePair<E> {
     /// to a connection not open at the peer is refused, as a TCP connect to a port nobody
     /// listens on is).
     gated: Vec<Option<Vec<crate::host::Command>>>,
+    /// Per (connection, node): the cycle the engine took an ABORT for it, or the word that the
+    /// peer's end went down (the first of them).
+    abort_start: HashMap<(usize, usize), u64>,
+    /// The most cycles from that start to a completion of the connection on that node: how
+    /// long an abort takes to complete everything outstanding.
+    pub worst_abort_cycles: u64,
+    /// What took that long.
+    pub worst_abort: String,
+}
+
+/// The most cycles an abort (the host's ABORT taken, or the word that the peer's end went
+/// down) may take to complete every command of the connection submitted before it, with the
+/// pair's host memory latency and ready-stall probability.
+///
+/// From the structure: the flush waits until no message of the connection is in the builder
+/// (at most its job FIFO and the job in progress, each a full buffer read from host memory)
+/// and no delivery is in flight (one full buffer), then completes the queued commands one
+/// per cycle (both queues and the waiting CONNECT/LISTEN). The flush is a pump of the
+/// connection, and pumps go round robin, taking turns with the other events: before its turn
+/// every other connection may pump once and one other event go between each two pumps, each
+/// of those events waiting in `Apply` for the builder to take one message (a full buffer read
+/// from host memory). Ready stalls stretch all of it by 1 / (1 - stall).
+pub fn abort_bound_cycles(p: &EngineParams, dma_latency: u64, stall: f64) -> u64 {
+    use crate::blocks::engine::JOB_FIFO;
+    let beats = p.buf_size as u64 / 8;
+    let message = beats + dma_latency + 8;
+    let builder = (JOB_FIFO as u64 + 1) * message;
+    let delivery = beats + 8;
+    let flush = 2 * p.queue_depth as u64 + 1;
+    let others = (2 * p.connections as u64 + 1) * message;
+    ((builder + delivery + flush + others) as f64 / (1.0 - stall)).ceil() as u64
 }
 
 impl EnginePair<EngineModel> {
@@ -253,6 +287,8 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             mem: HostMem::default(),
             cmds: VecDeque::new(),
             pending: HashMap::new(),
+            submitted: HashMap::new(),
+            accepted: HashMap::new(),
             next_tag: 1,
             next_addr: 0x1_0000_0000 * (n + 1),
             reads: VecDeque::new(),
@@ -278,6 +314,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             messages: [0; 2],
             message_bytes: [0; 2],
             gated: Vec::new(),
+            abort_start: HashMap::new(),
+            worst_abort_cycles: 0,
+            worst_abort: String::new(),
             cfg,
         }
     }
@@ -300,6 +339,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         let tag = n.next_tag;
         n.next_tag = n.next_tag.wrapping_add(1).max(1);
         n.pending.insert(tag, p);
+        n.submitted.insert(tag, self.cycle);
         let c = crate::host::Command { tag, ..cmd };
         match self.gated.get_mut(cmd.conn as usize) {
             Some(Some(held)) if node == 0 => held.push(c),
@@ -336,6 +376,8 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             n.mem = HostMem::default();
             n.cmds.clear();
             n.pending.clear();
+            n.submitted.clear();
+            n.accepted.clear();
             n.reads.clear();
             n.wr_beat = 0;
         }
@@ -347,6 +389,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         self.stats.clear();
         self.msgs.clear();
         self.gated.clear();
+        self.abort_start.clear();
         self.idle_cycles = 0;
         self.cycle += 1;
     }
@@ -436,6 +479,10 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             let node = &mut self.nodes[n];
             if i.s_axis_cmd_tvalid && o.s_axis_cmd_tready {
                 node.cmds.pop_front();
+                node.accepted.insert(i.s_axis_cmd_tag, now);
+                if i.s_axis_cmd_opcode == Opcode::Abort as u8 {
+                    self.abort_start.entry((i.s_axis_cmd_conn as usize, n)).or_insert(now);
+                }
                 moved = true;
             }
             if o.m_axis_dmard_tvalid && i.m_axis_dmard_tready {
@@ -492,6 +539,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 self.san_beats[n] += 1;
                 moved = true;
             }
+            if i.s_axis_down_tvalid && o.s_axis_down_tready {
+                self.abort_start.entry((i.s_axis_down_conn as usize, n)).or_insert(now);
+            }
             if (i.s_axis_rx_tvalid && o.s_axis_rx_tready)
                 || (i.s_axis_down_tvalid && o.s_axis_down_tready)
             {
@@ -523,6 +573,22 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
     }
 
     fn complete(&mut self, n: usize, c: Completion) {
+        let submitted = self.nodes[n].submitted.remove(&c.tag);
+        let accepted = self.nodes[n].accepted.remove(&c.tag);
+        // Only what the engine held when the abort came: a command still in the host's
+        // queue is the host's to wait for.
+        if let Some(&t) = self.abort_start.get(&(c.conn as usize, n))
+            && accepted.is_some_and(|a| a <= t)
+        {
+            if self.cycle - t > self.worst_abort_cycles {
+                self.worst_abort_cycles = self.cycle - t;
+                self.worst_abort = format!(
+                    "node {n} conn {}: abort taken at cycle {t}, {c:?} submitted at {:?}, \
+                     taken at {:?}, completed at {}",
+                    c.conn, submitted, accepted, self.cycle
+                );
+            }
+        }
         let Some(p) = self.nodes[n].pending.remove(&c.tag) else {
             self.problems.push(format!(
                 "node {n}: completion for tag {} that is not outstanding: {c:?}",

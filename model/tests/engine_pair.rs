@@ -3,7 +3,7 @@
 //! completed once, with the statuses the endpoints give.
 
 use sanswitch_model::endpoint::Config;
-use sanswitch_model::engine_pair::{EnginePair, PairConfig};
+use sanswitch_model::engine_pair::{EnginePair, PairConfig, abort_bound_cycles};
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::workload::{Workload, run, run_on};
 
@@ -29,6 +29,18 @@ fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workl
     }
 }
 
+/// Once the workload is done and the wire is quiet, neither engine holds anything: no
+/// request, no job, no open pool of a closed connection (buffers and credits returned).
+fn no_leaks(pair: &mut EnginePair<sanswitch_model::blocks::engine::EngineModel>, seed: u64) {
+    for _ in 0..2_000 {
+        pair.cycle();
+    }
+    for n in 0..2 {
+        let l = pair.engine(n).leaks();
+        assert!(l.is_empty(), "seed {seed}: node {n} holds {l:#?}");
+    }
+}
+
 fn differential(seed: u64, stall: f64, sends: usize, max_size: usize) {
     let p = EngineParams::default();
     let w = workload(seed, &p, sends, max_size);
@@ -38,6 +50,7 @@ fn differential(seed: u64, stall: f64, sends: usize, max_size: usize) {
         EnginePair::models(PairConfig { params: p, stall, seed, ..PairConfig::default() });
     let got = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
     assert!(got.intact, "seed {seed}: engines: {:?}", got.problems);
+    no_leaks(&mut pair, seed);
     for (a, b) in got.directions.iter().zip(&reference.directions) {
         assert_eq!(a.send_statuses, b.send_statuses, "seed {seed}: send statuses");
         assert_eq!(a.bytes_received, b.bytes_received, "seed {seed}");
@@ -70,6 +83,7 @@ fn copy_path_all_sixteen_connections() {
         let mut pair = EnginePair::models(cfg);
         let got = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
         assert!(got.intact, "seed {seed}: {:?}", got.problems);
+        no_leaks(&mut pair, seed);
         assert_eq!(got.directions.len(), 32);
         for (a, b) in got.directions.iter().zip(&reference.directions) {
             assert_eq!(a.send_statuses, b.send_statuses, "seed {seed}");
@@ -105,15 +119,22 @@ fn malformed_messages_and_junk_commands() {
             junk_cmds: 0.001,
             ..PairConfig::default()
         };
-        let mut pair = EnginePair::models(cfg);
+        let mut pair = EnginePair::models(cfg.clone());
         let got = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
         assert!(got.intact, "seed {seed}: {:?}", got.problems);
         eprintln!(
-            "seed {seed}: {} malformed, {} junk, {} downs, {} cycles, {:?}",
-            pair.malformed_injected, pair.junk_injected, pair.downs, pair.cycle, got.completions
+            "seed {seed}: {} malformed, {} junk, {} downs, {} cycles, {:?}; worst abort {}",
+            pair.malformed_injected,
+            pair.junk_injected,
+            pair.downs,
+            pair.cycle,
+            got.completions,
+            pair.worst_abort_cycles
         );
         assert!(pair.malformed_injected > 0 && pair.junk_injected > 0);
         assert!(pair.downs > 0, "a malformed message resets its connection");
+        let bound = abort_bound_cycles(&p, cfg.dma_latency, cfg.stall);
+        assert!(pair.worst_abort_cycles <= bound, "seed {seed}: bound {bound}");
         let reset: u64 = got.completions.get("WSAECONNRESET").copied().unwrap_or(0);
         assert!(reset > 0, "seed {seed}: {:?}", got.completions);
     }
@@ -134,9 +155,10 @@ fn abort_mid_traffic() {
         assert!(reference.intact, "sans-IO: {:?}", reference.problems);
         let cfg =
             PairConfig { params: p, stall: 0.1, seed, abort: Some(abort), ..Default::default() };
-        let mut pair = EnginePair::models(cfg);
+        let mut pair = EnginePair::models(cfg.clone());
         let got = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
         assert!(got.intact, "seed {seed}: {:?}", got.problems);
+        no_leaks(&mut pair, seed);
         use sanswitch_model::workload::Backend;
         assert!(pair.aborted(0, abort.node), "seed {seed}: the abort fired");
         assert!(!pair.aborted(1, 0) && !pair.aborted(1, 1), "seed {seed}: conn 1 untouched");
@@ -147,8 +169,17 @@ fn abort_mid_traffic() {
         }
         let aborted: u64 = got.completions.get("WSA_OPERATION_ABORTED").copied().unwrap_or(0)
             + got.completions.get("WSAECONNRESET").copied().unwrap_or(0);
-        eprintln!("seed {seed}: abort {abort:?}: {:?}", got.completions);
+        eprintln!(
+            "seed {seed}: abort {abort:?}: {:?}; worst abort {} cycles",
+            got.completions, pair.worst_abort_cycles
+        );
         assert!(aborted > 0, "seed {seed}: outstanding requests fail with the abort");
+        let bound = abort_bound_cycles(&p, cfg.dma_latency, cfg.stall);
+        assert!(
+            pair.worst_abort_cycles > 0 && pair.worst_abort_cycles <= bound,
+            "seed {seed}: an abort took {} cycles to complete everything (bound {bound})",
+            pair.worst_abort_cycles
+        );
     }
 }
 
@@ -169,4 +200,25 @@ fn sixteen_connections_open_at_once_over_a_short_san() {
         assert!(pair.problems().is_empty(), "latency {san_latency}: {:?}", pair.problems());
         assert!(!pair.busy(), "latency {san_latency}: every connection is up");
     }
+}
+
+/// The leak check sees work in progress: mid-send, the engine holds a queued send and a
+/// message in the builder.
+#[test]
+fn leak_check_sees_a_send_in_flight() {
+    use sanswitch_model::endpoint::Event;
+    use sanswitch_model::workload::Backend;
+    let mut pair = EnginePair::models(PairConfig::default());
+    pair.connect([Config::default(), Config::default()]);
+    while pair.step() {}
+    for _ in 0..100 {
+        pair.cycle();
+    }
+    assert!(pair.engine(0).leaks().is_empty(), "{:?}", pair.engine(0).leaks());
+    pair.app(0, 0, Event::AppSend { req: 1, data: vec![7; 5000], urgent: false });
+    for _ in 0..40 {
+        pair.cycle();
+    }
+    let l = pair.engine(0).leaks();
+    assert!(l.iter().any(|s| s.contains("connection 0") && s.contains("queued")), "{l:?}");
 }

@@ -76,7 +76,7 @@ fn engine_lockstep_one_million_cycles() {
         junk_cmds: 0.0005,
         ..PairConfig::default()
     };
-    let mut pair = EnginePair::new(cfg, [checked(p), checked(p)]);
+    let mut pair = EnginePair::new(cfg.clone(), [checked(p), checked(p)]);
     let mut round = 0;
     let mut resets = 0;
     while pair.cycle < 1_000_000 {
@@ -102,6 +102,13 @@ fn engine_lockstep_one_million_cycles() {
         pair.downs
     );
     assert!(pair.malformed_injected > 10 && pair.junk_injected > 100 && pair.downs > 10);
+    // Every teardown completed what was outstanding within the stated bound.
+    let bound = sanswitch_model::engine_pair::abort_bound_cycles(&p, cfg.dma_latency, cfg.stall);
+    eprintln!(
+        "worst abort: {} cycles (bound {bound}): {}",
+        pair.worst_abort_cycles, pair.worst_abort
+    );
+    assert!(pair.worst_abort_cycles > 0 && pair.worst_abort_cycles <= bound);
 }
 
 /// The engine model with one deliberate bug: a completion's byte count one too many on every

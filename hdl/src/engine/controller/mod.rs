@@ -102,6 +102,9 @@ pub struct Controller {
     fl_err: DFF<Bits<16>>,
     work: Vec<DFF<Bit>>,
     rr: DFF<Bits<8>>,
+    /// The last event taken was not a pump (a pump with work goes next, after the reports).
+    pump_due: DFF<Bit>,
+    pump_first: Signal<Local, Bit>,
     /// After reset, every word is written Free, one per cycle (no event is taken meanwhile).
     sweep: DFF<Bit>,
     sweep_addr: DFF<Bits<8>>,
@@ -167,7 +170,7 @@ impl Logic for Controller {
     fn update(&mut self) {
         dff_setup!(
             self, clock, phase, ev_kind, ev_conn, ev_hdr, ev_sent, ev_dlv, ev_cmd, w, step, psent,
-            fl_conn, fl_all, fl_err, rr, sweep, sweep_addr
+            fl_conn, fl_all, fl_err, rr, pump_due, sweep, sweep_addr
         );
         for i in 0..self.work.len() {
             self.work[i].clock.next = self.clock.val();
@@ -311,6 +314,7 @@ impl Logic for Controller {
         }
         self.tuser.next = self.hdr.val().tuser;
         self.conn16.next = self.cmd.val().conn;
+        self.pump_first.next = self.pump_due.q.val() & (self.any_hi.val() | self.any_lo.val());
 
         if self.sweep.q.val() {
             self.conn_ram.write_enable.next = true;
@@ -321,37 +325,43 @@ impl Logic for Controller {
             }
         } else if self.phase.q.val() == 0 {
             self.phase.d.next = 1.into();
+            // A header, overrun, teardown or command makes a pump due; the reports leave it,
+            // a pump clears it.
+            self.pump_due.d.next = true;
             // The builder's and delivery's reports first (see the model's controller: no
             // unit waits to report while the controller waits to hand it work).
             if self.sent_valid.val() {
+                self.pump_due.d.next = self.pump_due.q.val();
                 self.take_sent.next = true;
                 self.ev_kind.d.next = 2.into();
                 self.ev_conn.d.next = self.sent.val().conn;
                 self.ev_sent.d.next = self.sent.val();
             } else if self.dlv_valid.val() {
+                self.pump_due.d.next = self.pump_due.q.val();
                 self.take_dlv.next = true;
                 self.ev_kind.d.next = 3.into();
                 self.ev_conn.d.next = self.dlv.val().conn;
                 self.ev_dlv.d.next = self.dlv.val();
-            } else if self.ovr_valid.val() {
+            } else if !self.pump_first.val() & self.ovr_valid.val() {
                 self.take_ovr.next = true;
                 self.ev_kind.d.next = 0.into();
                 self.ev_conn.d.next = self.ovr_conn.val();
-            } else if self.down_valid.val() {
+            } else if !self.pump_first.val() & self.down_valid.val() {
                 self.take_down.next = true;
                 self.ev_kind.d.next = 6.into();
                 self.ev_conn.d.next = self.down_conn.val();
-            } else if self.hdr_valid.val() {
+            } else if !self.pump_first.val() & self.hdr_valid.val() {
                 self.take_hdr.next = true;
                 self.ev_kind.d.next = 1.into();
                 self.ev_conn.d.next = self.tuser.val().get_bits::<8>(0);
                 self.ev_hdr.d.next = self.hdr.val();
-            } else if self.cmd_valid.val() {
+            } else if !self.pump_first.val() & self.cmd_valid.val() {
                 self.take_cmd.next = true;
                 self.ev_kind.d.next = 4.into();
                 self.ev_conn.d.next = self.conn16.val().get_bits::<8>(0);
                 self.ev_cmd.d.next = self.cmd.val();
             } else if self.any_hi.val() {
+                self.pump_due.d.next = false;
                 self.ev_kind.d.next = 5.into();
                 self.ev_conn.d.next = self.pick_hi.val();
                 self.rr.d.next = self.pick_hi.val() + 1;
@@ -359,6 +369,7 @@ impl Logic for Controller {
                     self.rr.d.next = 0.into();
                 }
             } else if self.any_lo.val() {
+                self.pump_due.d.next = false;
                 self.ev_kind.d.next = 5.into();
                 self.ev_conn.d.next = self.pick_lo.val();
                 self.rr.d.next = self.pick_lo.val() + 1;
@@ -367,6 +378,7 @@ impl Logic for Controller {
                 }
             } else {
                 self.phase.d.next = 0.into();
+                self.pump_due.d.next = self.pump_due.q.val();
             }
         } else if self.phase.q.val() == 1 {
             self.w.d.next = self.tail.w.val();
@@ -466,6 +478,7 @@ impl Logic for Controller {
             self.phase.d.next = 0.into();
             self.psent.d.next = false;
             self.rr.d.next = 0.into();
+            self.pump_due.d.next = false;
             self.sweep.d.next = true;
             self.sweep_addr.d.next = 0.into();
             for i in 0..self.work.len() {

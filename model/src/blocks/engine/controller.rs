@@ -4,8 +4,12 @@
 //! Events, in priority order: a message sent by the builder, a delivery done (these two
 //! first, so the units they come from never wait on the controller while it waits on them),
 //! a credit overrun reported by receive admission, the SAN's word that the peer's end of a
-//! connection went down, a message's header record from the parser, a host command, and last a *pump* of one connection that may have work (round-robin over a
-//! bitmap set by every event of a connection, cleared by a pump that finds nothing to do).
+//! connection went down, a message's header record from the parser, a host command, and
+//! last a *pump* of one connection that may have work (round-robin over a bitmap set by
+//! every event of a connection, cleared by a pump that finds nothing to do). After a
+//! header, overrun, teardown or command, a pump with work goes next (after the reports): so
+//! those and the pumps take turns, and no stream of incoming messages or commands starves a
+//! connection's flush, sends or credit updates, nor a stream of pumps the commands.
 //!
 //! Each event reads its connection's state (one RAM word: the state, the send and receive
 //! queues, the received payload held for the application), asks the pool manager for at most
@@ -272,6 +276,9 @@ pub struct Controller {
     pub work: Vec<bool>,
     /// Where the next pump search starts.
     pub rr: u8,
+    /// The last event taken (reports aside) was not a pump: a pump with work goes before the
+    /// next message header, overrun, teardown or command.
+    pub pump_due: bool,
     /// Cycles left of the sweep after reset (the hardware writes every connection's word
     /// Free, one per cycle, taking no event meanwhile).
     pub sweep: u16,
@@ -318,6 +325,7 @@ impl Controller {
             phase: Phase::Idle,
             work: vec![false; n],
             rr: 0,
+            pump_due: false,
             sweep: 0,
             stats: CtlStats::default(),
             trace: Default::default(),
@@ -348,6 +356,15 @@ impl Controller {
         }
     }
 
+    /// The pump's pick: the first connection with work at or after `rr`.
+    fn pick_pump(&self, o: &mut Comb) -> Option<Ev> {
+        let n = self.work.len();
+        (0..n).map(|k| (self.rr as usize + k) % n).find(|&c| self.work[c]).map(|c| {
+            o.rr = Some(((c + 1) % n) as u8);
+            Ev::Pump(c as u8)
+        })
+    }
+
     /// The controller's outputs this cycle and its next state.
     pub fn comb(&self, po: &ParserOut, pool_o: &PoolOut, e: &EngineModel) -> Comb {
         let mut o = Comb::default();
@@ -364,6 +381,10 @@ impl Controller {
                 } else if let Some(&d) = e.delivery.done.head() {
                     o.take_dlv = true;
                     Some(Ev::Dlv(d))
+                } else if self.pump_due && self.work.iter().any(|&b| b) {
+                    // Every other event a pump, when one is due: a stream of messages or
+                    // commands cannot starve a connection's flush, sends or credit updates.
+                    self.pick_pump(&mut o)
                 } else if let Some(&c) = e.admit.overruns.head() {
                     o.take_ovr = true;
                     Some(Ev::Overrun(c))
@@ -377,11 +398,7 @@ impl Controller {
                     o.take_cmd = true;
                     Some(Ev::Cmd(c))
                 } else {
-                    let n = self.work.len();
-                    (0..n).map(|k| (self.rr as usize + k) % n).find(|&c| self.work[c]).map(|c| {
-                        o.rr = Some(((c + 1) % n) as u8);
-                        Ev::Pump(c as u8)
-                    })
+                    self.pick_pump(&mut o)
                 };
                 o.next = ev.map(Phase::Decide);
             }
@@ -490,6 +507,13 @@ impl Controller {
         }
         if let Some(Phase::Decide(ev)) = &o.next {
             self.stats.events += 1;
+            // The reports neither make a pump due nor take its turn (they only follow work
+            // handed out, and come first anyway).
+            match ev {
+                Ev::Pump(_) => self.pump_due = false,
+                Ev::Sent(_) | Ev::Dlv(_) => {}
+                _ => self.pump_due = true,
+            }
             if self.trace.len() == 24 {
                 self.trace.pop_front();
             }

@@ -187,6 +187,57 @@ impl EngineModel {
         &self.p
     }
 
+    /// What a quiet engine still holds: call it once every command has completed and
+    /// nothing is on the wire. A unit with work left, a connection with a request queued, a
+    /// message in the builder, a delivery in flight, a flush not done, or a closed or aborted
+    /// connection whose pool is still open (its buffers and credits not returned).
+    pub fn leaks(&self) -> Vec<String> {
+        use controller::{Phase, St};
+        let mut l = Vec::new();
+        let mut unit = |busy: bool, what: &str| {
+            if busy {
+                l.push(format!("{what} holds work"));
+            }
+        };
+        unit(!self.cmd.is_empty(), "command FIFO");
+        unit(!self.cpl.is_empty(), "completion FIFO");
+        unit(!self.down_in.is_empty() || !self.down_out.is_empty(), "teardown FIFOs");
+        unit(self.ctl.phase != Phase::Idle, "the controller (not idle)");
+        let b = &self.builder;
+        unit(!b.jobs.is_empty() || !b.sent.is_empty() || b.cur.is_some(), "builder");
+        let d = &self.delivery;
+        unit(
+            !d.jobs.is_empty() || !d.done.is_empty() || d.cur.is_some() || d.finishing.is_some(),
+            "delivery",
+        );
+        for (c, w) in self.ctl.conns.iter().enumerate() {
+            let mut bad = Vec::new();
+            if !w.sq.is_empty() || !w.rq.is_empty() {
+                bad.push(format!("{} sends and {} receives queued", w.sq.len(), w.rq.len()));
+            }
+            if w.tx_inflight != 0 || w.dlv_busy {
+                bad.push(format!(
+                    "{} messages in the builder, delivery {}",
+                    w.tx_inflight, w.dlv_busy
+                ));
+            }
+            if w.flush_pending.is_some() {
+                bad.push("a flush not done".into());
+            }
+            let pool = &self.pool.ram[c];
+            if matches!(w.st, St::Free | St::Closed | St::Aborted) && pool.open {
+                bad.push(format!("{:?} but its pool is open: {pool:?}", w.st));
+            }
+            if w.st == St::Established && pool.send_used != 0 {
+                bad.push(format!("{} send buffers never freed", pool.send_used));
+            }
+            if !bad.is_empty() {
+                l.push(format!("connection {c}: {}", bad.join("; ")));
+            }
+        }
+        l
+    }
+
     /// Word index of receive buffer `buf` of connection `conn` in the receive-buffer RAM.
     pub fn buf_base(p: &EngineParams, conn: u8, buf: u8) -> usize {
         (conn as usize * p.recv_slots() + buf as usize) * p.buf_words()
