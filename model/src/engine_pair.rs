@@ -579,15 +579,14 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         // queue is the host's to wait for.
         if let Some(&t) = self.abort_start.get(&(c.conn as usize, n))
             && accepted.is_some_and(|a| a <= t)
+            && self.cycle - t > self.worst_abort_cycles
         {
-            if self.cycle - t > self.worst_abort_cycles {
-                self.worst_abort_cycles = self.cycle - t;
-                self.worst_abort = format!(
-                    "node {n} conn {}: abort taken at cycle {t}, {c:?} submitted at {:?}, \
-                     taken at {:?}, completed at {}",
-                    c.conn, submitted, accepted, self.cycle
-                );
-            }
+            self.worst_abort_cycles = self.cycle - t;
+            self.worst_abort = format!(
+                "node {n} conn {}: abort taken at cycle {t}, {c:?} submitted at {:?}, \
+                 taken at {:?}, completed at {}",
+                c.conn, submitted, accepted, self.cycle
+            );
         }
         let Some(p) = self.nodes[n].pending.remove(&c.tag) else {
             self.problems.push(format!(
