@@ -25,6 +25,9 @@ const BEAT_BYTES: f64 = 8.0;
 pub struct EngineRun {
     pub backend: &'static str,
     pub params: EngineParams,
+    /// Whether each engine's provider can RDMA-read (node 0, node 1): the zero-copy mode of
+    /// each direction is the receiver's.
+    pub rdma_read: [bool; 2],
     pub clock_mhz: f64,
     /// SAN latency in cycles (from `--latency-ns` at the clock).
     pub san_latency_cycles: u64,
@@ -43,6 +46,9 @@ pub struct EngineRun {
     /// (received data).
     pub host_reads: [u64; 2],
     pub host_writes: [u64; 2],
+    /// RDMA requests each engine issued, and the bytes moved into each node's memory by them.
+    pub rdma_requests: [u64; 2],
+    pub rdma_bytes: [u64; 2],
     /// Where the workload was fitted to the engine (what the engine does not do yet, or
     /// its limits).
     pub notes: Vec<String>,
@@ -50,15 +56,18 @@ pub struct EngineRun {
 
 /// The engines' parameters and the pair's configuration, with the workload fitted to them.
 pub struct Setup {
+    /// Node 0's; node 1's differ only in `rdma_read`.
     pub params: EngineParams,
+    pub rdma_read: [bool; 2],
     pub pair: PairConfig,
     pub notes: Vec<String>,
 }
 
 /// Fit `w` to the engines: the buffers come from the engine's parameters (flags given
 /// explicitly override them, for the cycle model only: the Verilated engine is built at its
-/// defaults), every send takes the copy path, and no application keeps more requests
-/// queued than the engine holds.
+/// defaults), the zero-copy threshold and read capabilities are the workload's on the cycle
+/// model (the Verilated engine sends everything by copy), and no application keeps more
+/// requests queued than the engine holds.
 pub fn setup(args: &SimulateArgs, w: &mut Workload) -> Result<Setup, Error> {
     let mut p = EngineParams::default();
     let mut explicit = Vec::new();
@@ -119,19 +128,37 @@ pub fn setup(args: &SimulateArgs, w: &mut Workload) -> Result<Setup, Error> {
         e.recv_bufs = p.recv_bufs as u16;
         e.buf_size = p.buf_size;
     }
-    if e.rdma_threshold != u32::MAX {
+    let mut rdma_read = [p.rdma_read; 2];
+    if e.rdma_threshold != u32::MAX && args.backend != Backend::Model {
         notes.push(format!(
-            "every send takes the copy path: the zero-copy paths (RDMA read/write, threshold \
-             {} B in the workload) are not in the engine yet",
+            "every send takes the copy path: the Verilog's controller has no zero-copy paths \
+             yet (threshold {} B in the workload; --backend model runs them)",
             e.rdma_threshold
         ));
         e.rdma_threshold = u32::MAX;
+    } else if e.rdma_threshold != u32::MAX {
+        p.rdma_threshold = e.rdma_threshold;
+        for (n, r) in w.rdma_read.iter_mut().enumerate() {
+            if r.is_none() {
+                notes.push(format!(
+                    "node {n} can RDMA-read on every connection (an engine's capability is \
+                     its provider's, not a connection's)"
+                ));
+            }
+            rdma_read[n] = r.unwrap_or(true);
+            *r = Some(rdma_read[n]);
+        }
     }
     let f = &w.fabric.faults;
-    if f.reg_fail_rate > 0.0 || f.nomem_rate > 0.0 || f.rdma_error_rate > 0.0 {
+    if f.reg_fail_rate > 0.0 || f.nomem_rate > 0.0 {
         notes.push(
-            "registration, memory and RDMA faults have nothing to hit on the copy path".into(),
+            "registration faults are the engine's own: its registration table full (the \
+             workload's random registration and memory faults are not injected)"
+                .into(),
         );
+    }
+    if f.rdma_error_rate > 0.0 && !p.zero_copy() {
+        notes.push("RDMA faults have nothing to hit on the copy path".into());
     }
     let depth = p.queue_depth as usize;
     if w.sends_outstanding > depth || w.recvs_outstanding > depth - 1 {
@@ -161,9 +188,11 @@ pub fn setup(args: &SimulateArgs, w: &mut Workload) -> Result<Setup, Error> {
         clock_mhz: args.clock_mhz,
         seed: w.seed,
         abort: w.fabric.faults.abort,
+        rdma_errors: if p.zero_copy() { w.fabric.faults.rdma_error_rate } else { 0.0 },
         ..PairConfig::default()
     };
-    Ok(Setup { params: p, pair, notes })
+    p.validate().map_err(|e| Error::InvalidParams(format!("engine: {e}")))?;
+    Ok(Setup { params: p, rdma_read, pair, notes })
 }
 
 fn bad(flag: &str, v: u16) -> Error {
@@ -177,10 +206,11 @@ pub fn run(
     setup: Setup,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(Summary, EngineRun), Error> {
-    let Setup { params, pair: cfg, notes } = setup;
+    let Setup { params, rdma_read, pair: cfg, notes } = setup;
     let make = |backend| EngineRun {
         backend,
         params,
+        rdma_read,
         clock_mhz: cfg.clock_mhz,
         san_latency_cycles: cfg.san_latency,
         stall: cfg.stall,
@@ -191,12 +221,16 @@ pub fn run(
         gbps: 0.0,
         host_reads: [0; 2],
         host_writes: [0; 2],
+        rdma_requests: [0; 2],
+        rdma_bytes: [0; 2],
         notes: notes.clone(),
     };
     let (s, mut r) = match args.backend {
         Backend::SansIo => unreachable!("the sans-IO backend does not run here"),
         Backend::Model => {
-            let mut pair = EnginePair::models(cfg.clone());
+            let node =
+                |n: usize| EngineModel::new(EngineParams { rdma_read: rdma_read[n], ..params });
+            let mut pair = EnginePair::new(cfg.clone(), [node(0), node(1)]);
             drive(w, &mut pair, progress, make("model"))
         }
         Backend::Rtl => {
@@ -235,6 +269,8 @@ fn drive<E: CycleModel<In = EngineIn, Out = EngineOut>>(
     let s = run_on(w, pair, progress, &mut |_, _, _| {});
     r.cycles = pair.cycle;
     r.san_beats = pair.san_beats;
+    r.rdma_requests = pair.rdma_requests;
+    r.rdma_bytes = pair.rdma_bytes;
     for n in 0..2 {
         r.host_reads[n] = pair.host_memory(n).reads;
         r.host_writes[n] = pair.host_memory(n).writes;

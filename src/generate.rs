@@ -134,26 +134,34 @@ pub fn params_from(args: &GenerateArgs) -> Result<EngineParams, Error> {
     if let Some(n) = args.connections {
         p = p.with_connections(narrow(n, "connections", "--connections")?);
     }
+    // The engine is built from its own parameters: each flag sets them as well.
     if let Some(b) = args.buf_size {
         p.parser.buf_size = b;
+        p.engine.buf_size = b;
     }
     if let Some(n) = args.send_bufs {
         p.pool.send_bufs = narrow(n, "send_bufs", "--send-bufs")?;
+        p.engine.send_bufs = p.pool.send_bufs;
     }
     if let Some(n) = args.recv_bufs {
         p.pool.recv_bufs = narrow(n, "recv_bufs", "--recv-bufs")?;
+        p.engine.recv_bufs = p.pool.recv_bufs;
     }
     if let Some(n) = args.reg_entries {
         p.sequencer.reg_entries = narrow(n, "reg_entries", "--reg-entries")?;
+        p.engine.reg_entries = p.sequencer.reg_entries;
     }
     if let Some(n) = args.ops {
         p.sequencer.ops = narrow(n, "ops", "--ops")?;
+        p.engine.rdma_ops = p.sequencer.ops;
     }
     if let Some(n) = args.segment {
         p.sequencer.segment = n;
+        p.engine.rdma_segment = n;
     }
     if let Some(n) = args.window {
         p.sequencer.window = narrow(n, "window", "--window")?;
+        p.engine.rdma_window = p.sequencer.window;
     }
     p.validate().map_err(|e| {
         // The model names the block and the field; add the flag and the value given.

@@ -330,6 +330,19 @@ pub fn render(w: &Workload, s: &Summary, engine: Option<&EngineRun>) -> String {
             n(r.host_reads[1]),
             n(r.host_writes[1])
         );
+        if r.params.zero_copy() {
+            let _ = writeln!(
+                o,
+                "RDMA: node 0 issued {} requests, node 1 {}; {} B landed at node 0, {} B at \
+                 node 1 (read capability: node 0 {}, node 1 {})",
+                n(r.rdma_requests[0]),
+                n(r.rdma_requests[1]),
+                n(r.rdma_bytes[0]),
+                n(r.rdma_bytes[1]),
+                r.rdma_read[0],
+                r.rdma_read[1]
+            );
+        }
         let _ = writeln!(
             o,
             "throughput: {:.3} B per cycle received (both directions) = {:.3} Gbit/s at {} MHz",

@@ -107,6 +107,7 @@ impl EngineParams {
         self.parser.connections = n;
         self.pool.connections = n;
         self.sequencer.connections = n;
+        self.engine.connections = n;
         self
     }
 

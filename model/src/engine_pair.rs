@@ -20,6 +20,14 @@
 //!   aborted when its host aborted it or a completion says it was reset or aborted. The
 //!   workload's injected abort (`PairConfig::abort`) fires on the same message count as in
 //!   the fabric model.
+//! - **RDMA** (the provider beneath the engines): an engine's RDMA request crosses the SAN
+//!   and is offered to the *target* engine's check port; only its grant lets the SAN touch
+//!   the target's host memory (no table of the peer's regions lives here). A read's data
+//!   comes back with the response and is placed at the initiator's local address as the
+//!   response is delivered; a write's data is taken from the initiator's memory as the
+//!   request leaves. Both sides' accesses are checked against what the hosts lent. A denied
+//!   request moves nothing and answers the check's reason; `PairConfig::rdma_errors` makes
+//!   granted requests fail as the transport would.
 //! - Random backpressure (`PairConfig::stall`) on every host and SAN ready the engine sees.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -63,6 +71,13 @@ pub struct PairConfig {
     /// when the `after_messages`th message of that connection (both directions) has left
     /// its engine, as the fabric model fires it.
     pub abort: Option<AbortAt>,
+    /// Probability that a granted RDMA request fails on the SAN (transport error, nothing
+    /// moved).
+    pub rdma_errors: f64,
+    /// Probability per cycle and node that the SAN brings the node an RDMA request nobody
+    /// made (a random connection, key, direction and range), to be denied by its check; the
+    /// response goes to the other node, whose sequencer must drop it as stale.
+    pub junk_rdma: f64,
 }
 
 impl Default for PairConfig {
@@ -78,6 +93,8 @@ impl Default for PairConfig {
             malformed: 0.0,
             junk_cmds: 0.0,
             abort: None,
+            rdma_errors: 0.0,
+            junk_rdma: 0.0,
         }
     }
 }
@@ -154,6 +171,10 @@ enum Pending {
         conn: usize,
         req: ReqId,
         addr: u64,
+        /// It goes zero-copy: its source is registered, and a full registration table fails
+        /// it with WSAENOBUFS (the only WSAENOBUFS the workloads can meet: they keep no more
+        /// sends queued than the engine holds).
+        large: bool,
     },
     Recv {
         conn: usize,
@@ -197,6 +218,34 @@ struct Node<E> {
     wr_beat: u64,
 }
 
+/// An RDMA request on the SAN, from the initiator's `m_axis_rq_*`.
+#[derive(Clone, Debug)]
+struct Rdma {
+    /// Arrival at the target.
+    at: u64,
+    tag: u16,
+    write: bool,
+    conn: u8,
+    raddr: u64,
+    rkey: u32,
+    laddr: u64,
+    len: u32,
+    /// A write's bytes, read from the initiator's memory as the request left.
+    data: Vec<u8>,
+    /// Made up by the SAN: its answer goes nowhere.
+    junk: bool,
+}
+
+/// An RDMA response on its way back to the initiator.
+#[derive(Clone, Debug)]
+struct RdmaRsp {
+    at: u64,
+    tag: u16,
+    status: u8,
+    /// A read's bytes and where the initiator placed them.
+    place: Option<(u64, Vec<u8>)>,
+}
+
 /// Two engines over a cycle-level SAN.
 pub struct EnginePair<E> {
     cfg: PairConfig,
@@ -238,6 +287,19 @@ pub struct EnginePair<E> {
     pub worst_abort_cycles: u64,
     /// What took that long.
     pub worst_abort: String,
+    /// RDMA requests toward node `n` (it is their target), before and after its check port
+    /// took them; responses toward node `n` (it issued them).
+    rq_san: [VecDeque<Rdma>; 2],
+    checking: [VecDeque<Rdma>; 2],
+    rs_san: [VecDeque<RdmaRsp>; 2],
+    /// RDMA requests each engine issued, the bytes RDMA moved into each node's memory, and
+    /// requests denied by the target's checks or failed by the SAN.
+    pub rdma_requests: [u64; 2],
+    pub rdma_bytes: [u64; 2],
+    pub rdma_denied: u64,
+    pub rdma_failed: u64,
+    /// RDMA requests the SAN made up (`PairConfig::junk_rdma`).
+    pub rdma_junk: u64,
 }
 
 /// The most cycles an abort (the host's ABORT taken, or the word that the peer's end went
@@ -317,6 +379,14 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             abort_start: HashMap::new(),
             worst_abort_cycles: 0,
             worst_abort: String::new(),
+            rq_san: Default::default(),
+            checking: Default::default(),
+            rs_san: Default::default(),
+            rdma_requests: [0; 2],
+            rdma_bytes: [0; 2],
+            rdma_denied: 0,
+            rdma_failed: 0,
+            rdma_junk: 0,
             cfg,
         }
     }
@@ -359,6 +429,11 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
     pub fn busy(&self) -> bool {
         self.nodes.iter().any(|n| !n.pending.is_empty() || !n.cmds.is_empty())
             || self.san.iter().any(|s| !s.is_empty())
+            || (0..2).any(|n| {
+                !self.rq_san[n].is_empty()
+                    || !self.checking[n].is_empty()
+                    || !self.rs_san[n].is_empty()
+            })
     }
 
     fn ready(&mut self) -> bool {
@@ -382,6 +457,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             n.wr_beat = 0;
         }
         self.san = [VecDeque::new(), VecDeque::new()];
+        self.rq_san = Default::default();
+        self.checking = Default::default();
+        self.rs_san = Default::default();
         self.tx_first = [true; 2];
         self.outputs.clear();
         self.conns = 0;
@@ -432,6 +510,30 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             if self.cfg.junk_cmds > 0.0 && self.rng.gen_bool(self.cfg.junk_cmds) {
                 self.junk(n);
             }
+            if self.cfg.junk_rdma > 0.0 && self.rng.gen_bool(self.cfg.junk_rdma) {
+                let conns = self.cfg.params.connections as u32;
+                let r = Rdma {
+                    at: self.cycle,
+                    tag: self.rng.r#gen(),
+                    write: self.rng.gen_bool(0.5),
+                    conn: self.rng.gen_range(0..conns + 2).min(255) as u8,
+                    raddr: self.rng.r#gen(),
+                    rkey: self.rng.r#gen(),
+                    laddr: 0,
+                    len: self.rng.gen_range(0..=4096),
+                    data: Vec::new(),
+                    junk: true,
+                };
+                let r = Rdma { data: vec![0; if r.write { r.len as usize } else { 0 }], ..r };
+                self.rdma_junk += 1;
+                self.rq_san[n].push_back(r);
+                if !self.cfg.params.zero_copy() {
+                    // No transfer runs: any response is stale, and must be dropped as such.
+                    let tag = self.rng.r#gen();
+                    let status = self.rng.gen_range(0..8);
+                    self.rs_san[n].push_back(RdmaRsp { at: self.cycle, tag, status, place: None });
+                }
+            }
             let mut i = EngineIn::default();
             if let Some(c) = self.nodes[n].cmds.front() {
                 i.s_axis_cmd_tvalid = true;
@@ -461,6 +563,21 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 i.s_axis_dmard_tlast = r.beat + 1 == beats;
             }
             i.m_axis_down_tready = self.ready();
+            i.m_axis_rq_tready = self.ready();
+            i.m_axis_ck_tready = self.ready();
+            if let Some(r) = self.rq_san[n].front().filter(|r| r.at <= now) {
+                i.s_axis_ac_tvalid = true;
+                i.s_axis_ac_conn = r.conn;
+                i.s_axis_ac_key = r.rkey;
+                i.s_axis_ac_write = r.write;
+                i.s_axis_ac_addr = r.raddr;
+                i.s_axis_ac_len = r.len;
+            }
+            if let Some(r) = self.rs_san[n].front().filter(|r| r.at <= now) {
+                i.s_axis_rs_tvalid = true;
+                i.s_axis_rs_tag = r.tag;
+                i.s_axis_rs_status = r.status;
+            }
             match self.san[n].front() {
                 Some(&(at, conn, Some(b))) if at <= now => {
                     i.s_axis_rx_tvalid = true;
@@ -553,6 +670,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 self.downs += 1;
                 moved = true;
             }
+            moved |= self.rdma(n, &i, &o);
             if o.m_axis_cpl_tvalid && i.m_axis_cpl_tready {
                 let c = Completion {
                     tag: o.m_axis_cpl_tag,
@@ -569,6 +687,87 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             self.nodes[n].eng.clock(&i);
         }
         self.cycle += 1;
+        moved
+    }
+
+    /// Node `n`'s RDMA handshakes this cycle: a request leaving it, a request taken by its
+    /// check port, a check answered (the SAN acts on it), a response delivered to it.
+    fn rdma(&mut self, n: usize, i: &EngineIn, o: &EngineOut) -> bool {
+        let now = self.cycle;
+        let lat = self.cfg.san_latency;
+        let mut moved = false;
+        if o.m_axis_rq_tvalid && i.m_axis_rq_tready {
+            let (laddr, len) = (o.m_axis_rq_laddr, o.m_axis_rq_len);
+            let data = if o.m_axis_rq_write {
+                let m = &mut self.nodes[n].mem;
+                m.check(n, laddr, len as u64, false);
+                m.read(laddr, len as usize)
+            } else {
+                Vec::new()
+            };
+            self.rdma_requests[n] += 1;
+            self.rq_san[1 - n].push_back(Rdma {
+                at: now + lat,
+                tag: o.m_axis_rq_tag,
+                write: o.m_axis_rq_write,
+                conn: o.m_axis_rq_conn,
+                raddr: o.m_axis_rq_raddr,
+                rkey: o.m_axis_rq_rkey,
+                laddr,
+                len,
+                data,
+                junk: false,
+            });
+            moved = true;
+        }
+        if i.s_axis_ac_tvalid && o.s_axis_ac_tready {
+            let r = self.rq_san[n].pop_front().expect("a check was offered");
+            self.checking[n].push_back(r);
+            moved = true;
+        }
+        if o.m_axis_ck_tvalid && i.m_axis_ck_tready {
+            let Some(r) = self.checking[n].pop_front() else {
+                self.problems.push(format!("node {n}: a check answered that was never asked"));
+                return true;
+            };
+            let fail = o.m_axis_ck_grant
+                && self.cfg.rdma_errors > 0.0
+                && self.rng.gen_bool(self.cfg.rdma_errors);
+            let (status, place) = if !o.m_axis_ck_grant {
+                self.rdma_denied += 1;
+                (o.m_axis_ck_reason, None)
+            } else if fail {
+                self.rdma_failed += 1;
+                (crate::status::fault::TRANSPORT, None)
+            } else {
+                let m = &mut self.nodes[n].mem;
+                m.check(n, r.raddr, r.len as u64, r.write);
+                // Into the target's memory (a write) or the initiator's (a read).
+                self.rdma_bytes[if r.write { n } else { 1 - n }] += r.len as u64;
+                if r.write {
+                    m.write(r.raddr, &r.data);
+                    (0, None)
+                } else {
+                    (0, Some((r.laddr, m.read(r.raddr, r.len as usize))))
+                }
+            };
+            // A read's data travels back with its response, a beat per cycle.
+            let beats = place.as_ref().map_or(0, |(_, d)| d.len().div_ceil(8) as u64);
+            if !r.junk {
+                let rsp = RdmaRsp { at: now + lat + beats, tag: r.tag, status, place };
+                self.rs_san[1 - n].push_back(rsp);
+            }
+            moved = true;
+        }
+        if i.s_axis_rs_tvalid && o.s_axis_rs_tready {
+            let r = self.rs_san[n].pop_front().expect("a response was offered");
+            if let Some((laddr, data)) = r.place {
+                let m = &mut self.nodes[n].mem;
+                m.check(n, laddr, data.len() as u64, true);
+                m.write(laddr, &data);
+            }
+            moved = true;
+        }
         moved
     }
 
@@ -603,8 +802,11 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             }
         };
         let (conn, action) = match p {
-            Pending::Send { conn, req, addr } => {
+            Pending::Send { conn, req, addr, large } => {
                 self.nodes[n].mem.take_back(addr);
+                if large && err == Some(WsaError::NoBufs) {
+                    self.stats[conn][n].send_reg_failures += 1;
+                }
                 (
                     conn,
                     Some(Action::CompleteSend {
@@ -764,7 +966,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> Backend for EnginePair<E> {
                 mem.write(addr, &data);
                 mem.lend(addr, data.len() as u64, false);
                 let op = if urgent { Opcode::SendUrgent } else { Opcode::Send };
-                let p = Pending::Send { conn, req, addr };
+                let p = &self.cfg.params;
+                let large = p.zero_copy() && !urgent && data.len() > p.rdma_threshold as usize;
+                let p = Pending::Send { conn, req, addr, large };
                 self.submit(node, cmd(op, conn, addr, data.len() as u32, 0), p);
             }
             Event::AppRecv { req, max } => {

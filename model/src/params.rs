@@ -188,7 +188,27 @@ pub struct EngineParams {
     pub queue_depth: u8,
     /// This engine's provider can RDMA-read (announced in Hello).
     pub rdma_read: bool,
+    /// Sends of more bytes than this (not urgent) take a zero-copy path, by RDMA read when
+    /// the peer can read, else by RDMA write (SO_RDMA_THRESHOLD_SIZE). [`NO_ZERO_COPY`]
+    /// (the default, while the HDL controller has no zero-copy paths): every byte travels
+    /// inside control messages, and a zero-copy message from the peer is a protocol
+    /// violation.
+    pub rdma_threshold: u32,
+    /// The sequencer's registration-table entries (a power of two, 2..=32): regions
+    /// registered at once, over every connection. A send whose source cannot be registered
+    /// completes with WSAENOBUFS; a receiver that cannot register a landing region answers
+    /// SendByCopy.
+    pub reg_entries: u16,
+    /// The sequencer's op-table entries: RDMA transfers running at once (1..=16).
+    pub rdma_ops: u16,
+    /// Largest single RDMA request in bytes (a multiple of 8, 8..=2^24).
+    pub rdma_segment: u32,
+    /// RDMA requests one transfer keeps outstanding (a power of two, 1..=16).
+    pub rdma_window: u16,
 }
+
+/// `EngineParams::rdma_threshold` of an engine without the zero-copy paths.
+pub const NO_ZERO_COPY: u32 = u32::MAX;
 
 impl Default for EngineParams {
     fn default() -> Self {
@@ -199,6 +219,11 @@ impl Default for EngineParams {
             buf_size: 1024,
             queue_depth: 4,
             rdma_read: true,
+            rdma_threshold: NO_ZERO_COPY,
+            reg_entries: 32,
+            rdma_ops: 4,
+            rdma_segment: 4096,
+            rdma_window: 4,
         }
     }
 }
@@ -216,7 +241,26 @@ impl EngineParams {
         if !self.queue_depth.is_power_of_two() || self.queue_depth > ENGINE_MAX_QUEUE {
             return Err(format!("queue_depth must be a power of two in 1..={ENGINE_MAX_QUEUE}"));
         }
-        Ok(())
+        if self.rdma_threshold < self.buf_size {
+            return Err("rdma_threshold must be at least buf_size".into());
+        }
+        self.sequencer().validate()
+    }
+
+    /// Whether sends above `rdma_threshold` go zero-copy (and the peer's may).
+    pub fn zero_copy(&self) -> bool {
+        self.rdma_threshold != NO_ZERO_COPY
+    }
+
+    pub fn sequencer(&self) -> SequencerParams {
+        SequencerParams {
+            connections: self.connections,
+            reg_entries: self.reg_entries,
+            ops: self.rdma_ops,
+            segment: self.rdma_segment,
+            window: self.rdma_window,
+            ..SequencerParams::default()
+        }
     }
 
     pub fn parser(&self) -> ParserParams {

@@ -63,8 +63,9 @@ fn engine_lockstep_copy_path() {
 /// The CI run: over a million cycles of both engines in lockstep, workload after workload
 /// on the same pair with a reset between them (mid-traffic state swept away), random
 /// backpressure on every port, malformed messages on the SAN (each resets its connection,
-/// and the teardown resets the peer's), commands the engines must refuse, sends up to
-/// 64 KiB.
+/// and the teardown resets the peer's), commands the engines must refuse, RDMA requests
+/// nobody made (the sequencer inside each engine denies them at its check port) and stale
+/// RDMA responses (dropped), sends up to 64 KiB.
 #[test]
 fn engine_lockstep_one_million_cycles() {
     let p = EngineParams::default();
@@ -74,6 +75,7 @@ fn engine_lockstep_one_million_cycles() {
         seed: 2026,
         malformed: 0.003,
         junk_cmds: 0.0005,
+        junk_rdma: 0.002,
         ..PairConfig::default()
     };
     let mut pair = EnginePair::new(cfg.clone(), [checked(p), checked(p)]);
@@ -95,13 +97,18 @@ fn engine_lockstep_one_million_cycles() {
     }
     let [a, b] = [pair.engine(0), pair.engine(1)];
     eprintln!(
-        "{} cycles in lockstep, {round} workloads, {resets} resets, {} malformed messages,          {} refused commands, {} teardowns",
+        "{} cycles in lockstep, {round} workloads, {resets} resets, {} malformed messages, \
+         {} refused commands, {} teardowns, {} made-up RDMA requests ({} denied)",
         a.cycles.max(b.cycles),
         pair.malformed_injected,
         pair.junk_injected,
-        pair.downs
+        pair.downs,
+        pair.rdma_junk,
+        pair.rdma_denied
     );
     assert!(pair.malformed_injected > 10 && pair.junk_injected > 100 && pair.downs > 10);
+    // Every made-up request was checked and denied, except those a reset swept away.
+    assert!(pair.rdma_junk > 1000 && pair.rdma_denied > pair.rdma_junk * 9 / 10);
     // Every teardown completed what was outstanding within the stated bound.
     let bound = sanswitch_model::engine_pair::abort_bound_cycles(&p, cfg.dma_latency, cfg.stall);
     eprintln!(

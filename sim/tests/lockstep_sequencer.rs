@@ -31,7 +31,7 @@ fn run(mut d: SeqDriver, cycles: u64) -> (DriverStats, SeqCounters) {
 /// checks of every verdict.
 #[test]
 fn sequencer_lockstep_one_million_cycles() {
-    let (s, o) = run(SeqDriver::new(2026, SequencerParams::default()), 1_000_000);
+    let (s, o) = run(SeqDriver::new(2028, SequencerParams::default()), 1_000_000);
     assert!(s.big_reads >= 1 && s.big_writes >= 1, "1 MiB in both modes: {s:?}");
     assert!(s.boundary_ok.iter().all(|n| *n > 0), "boundary sizes: {s:?}");
     assert!(s.completions_read > 200 && s.completions_write > 200, "{s:?}");

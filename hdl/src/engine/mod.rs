@@ -31,8 +31,13 @@ pub use rx_admit::RxAdmit;
 
 use crate::parser::ControlParser;
 use crate::pool::PoolManager;
+use crate::sequencer::Sequencer;
 use crate::widgets::{Fifo, Param, Ram, param};
 use records::{CmdRec, CplRec, HdrRec, PoolResp};
+
+/// Why [`Engine::new`] refuses a finite `rdma_threshold`.
+pub const NO_ZERO_COPY_YET: &str = "the engine's HDL controller has no zero-copy paths yet \
+    (the cycle model has them): rdma_threshold must be NO_ZERO_COPY";
 
 /// The engine; `A` is the pool manager's state-RAM address width.
 #[derive(LogicBlock, Default)]
@@ -62,6 +67,17 @@ pub struct Engine<const A: usize> {
     pub s_axis_down_tvalid: Signal<In, Bit>,
     pub s_axis_down_conn: Signal<In, Bits<8>>,
     pub m_axis_down_tready: Signal<In, Bit>,
+    pub m_axis_rq_tready: Signal<In, Bit>,
+    pub s_axis_rs_tvalid: Signal<In, Bit>,
+    pub s_axis_rs_tag: Signal<In, Bits<16>>,
+    pub s_axis_rs_status: Signal<In, Bits<3>>,
+    pub s_axis_ac_tvalid: Signal<In, Bit>,
+    pub s_axis_ac_conn: Signal<In, Bits<8>>,
+    pub s_axis_ac_key: Signal<In, Bits<32>>,
+    pub s_axis_ac_write: Signal<In, Bit>,
+    pub s_axis_ac_addr: Signal<In, Bits<64>>,
+    pub s_axis_ac_len: Signal<In, Bits<32>>,
+    pub m_axis_ck_tready: Signal<In, Bit>,
 
     pub s_axis_cmd_tready: Signal<Out, Bit>,
     pub m_axis_cpl_tvalid: Signal<Out, Bit>,
@@ -90,6 +106,20 @@ pub struct Engine<const A: usize> {
     pub s_axis_down_tready: Signal<Out, Bit>,
     pub m_axis_down_tvalid: Signal<Out, Bit>,
     pub m_axis_down_conn: Signal<Out, Bits<8>>,
+    pub m_axis_rq_tvalid: Signal<Out, Bit>,
+    pub m_axis_rq_tag: Signal<Out, Bits<16>>,
+    pub m_axis_rq_write: Signal<Out, Bit>,
+    pub m_axis_rq_conn: Signal<Out, Bits<8>>,
+    pub m_axis_rq_raddr: Signal<Out, Bits<64>>,
+    pub m_axis_rq_rkey: Signal<Out, Bits<32>>,
+    pub m_axis_rq_laddr: Signal<Out, Bits<64>>,
+    pub m_axis_rq_lkey: Signal<Out, Bits<32>>,
+    pub m_axis_rq_len: Signal<Out, Bits<32>>,
+    pub s_axis_rs_tready: Signal<Out, Bit>,
+    pub s_axis_ac_tready: Signal<Out, Bit>,
+    pub m_axis_ck_tvalid: Signal<Out, Bit>,
+    pub m_axis_ck_grant: Signal<Out, Bit>,
+    pub m_axis_ck_reason: Signal<Out, Bits<3>>,
 
     cmdq: Fifo<CmdRec>,
     cplq: Fifo<CplRec>,
@@ -98,6 +128,7 @@ pub struct Engine<const A: usize> {
     admit: RxAdmit,
     parser: ControlParser,
     pool: PoolManager<A>,
+    seq: Sequencer,
     ctl: Controller,
     builder: Builder,
     delivery: Delivery,
@@ -120,6 +151,7 @@ pub struct Engine<const A: usize> {
 impl<const A: usize> Engine<A> {
     pub fn new(p: &EngineParams) -> Self {
         p.validate().expect("valid engine parameters");
+        assert!(!p.zero_copy(), "{}", NO_ZERO_COPY_YET);
         let buf_shift = p.buf_words().trailing_zeros() as u64;
         let conn_shift = buf_shift + p.recv_slots().trailing_zeros() as u64;
         Engine {
@@ -130,6 +162,7 @@ impl<const A: usize> Engine<A> {
             admit: RxAdmit::new(p),
             parser: ControlParser::new(&p.parser()),
             pool: PoolManager::<A>::new(&p.pool()),
+            seq: Sequencer::new(&p.sequencer()),
             ctl: Controller::new(p),
             builder: Builder::default(),
             delivery: Delivery::new(p),
@@ -149,7 +182,8 @@ impl<const A: usize> Logic for Engine<A> {
     fn update(&mut self) {
         dff_setup!(self, clock, wptr);
         clock!(
-            self, clock, cmdq, cplq, down_in, down_out, admit, parser, pool, ctl, builder, delivery
+            self, clock, cmdq, cplq, down_in, down_out, admit, parser, pool, seq, ctl, builder,
+            delivery
         );
         self.rxram.write_clock.next = self.clock.val();
         self.cmdq.reset.next = self.reset.val();
@@ -175,6 +209,48 @@ impl<const A: usize> Logic for Engine<A> {
         self.ctl.reset.next = self.reset.val();
         self.builder.reset.next = self.reset.val();
         self.delivery.reset.next = self.reset.val();
+        self.seq.reset.next = self.reset.val();
+
+        // The sequencer: its RDMA requests and responses, and the peer's access checks, are
+        // the SAN port's; the controller issues no command to it yet (no zero-copy paths).
+        self.seq.s_axis_cmd_tvalid.next = false;
+        self.seq.s_axis_cmd_op.next = 0.into();
+        self.seq.s_axis_cmd_conn.next = 0.into();
+        self.seq.s_axis_cmd_access.next = 0.into();
+        self.seq.s_axis_cmd_nomem.next = false;
+        self.seq.s_axis_cmd_xfer.next = 0.into();
+        self.seq.s_axis_cmd_addr.next = 0.into();
+        self.seq.s_axis_cmd_key.next = 0.into();
+        self.seq.s_axis_cmd_len.next = 0.into();
+        self.seq.s_axis_cmd_lkey.next = 0.into();
+        self.seq.m_axis_rsp_tready.next = false;
+        self.seq.m_axis_cpl_tready.next = false;
+        self.seq.cnt_rd_index.next = 0.into();
+        self.seq.m_axis_rq_tready.next = self.m_axis_rq_tready.val();
+        self.m_axis_rq_tvalid.next = self.seq.m_axis_rq_tvalid.val();
+        self.m_axis_rq_tag.next = self.seq.m_axis_rq_tag.val();
+        self.m_axis_rq_write.next = self.seq.m_axis_rq_write.val();
+        self.m_axis_rq_conn.next = self.seq.m_axis_rq_conn.val();
+        self.m_axis_rq_raddr.next = self.seq.m_axis_rq_raddr.val();
+        self.m_axis_rq_rkey.next = self.seq.m_axis_rq_rkey.val();
+        self.m_axis_rq_laddr.next = self.seq.m_axis_rq_laddr.val();
+        self.m_axis_rq_lkey.next = self.seq.m_axis_rq_lkey.val();
+        self.m_axis_rq_len.next = self.seq.m_axis_rq_len.val();
+        self.seq.s_axis_rs_tvalid.next = self.s_axis_rs_tvalid.val();
+        self.seq.s_axis_rs_tag.next = self.s_axis_rs_tag.val();
+        self.seq.s_axis_rs_status.next = self.s_axis_rs_status.val();
+        self.s_axis_rs_tready.next = self.seq.s_axis_rs_tready.val();
+        self.seq.s_axis_ac_tvalid.next = self.s_axis_ac_tvalid.val();
+        self.seq.s_axis_ac_conn.next = self.s_axis_ac_conn.val();
+        self.seq.s_axis_ac_key.next = self.s_axis_ac_key.val();
+        self.seq.s_axis_ac_write.next = self.s_axis_ac_write.val();
+        self.seq.s_axis_ac_addr.next = self.s_axis_ac_addr.val();
+        self.seq.s_axis_ac_len.next = self.s_axis_ac_len.val();
+        self.s_axis_ac_tready.next = self.seq.s_axis_ac_tready.val();
+        self.seq.m_axis_ck_tready.next = self.m_axis_ck_tready.val();
+        self.m_axis_ck_tvalid.next = self.seq.m_axis_ck_tvalid.val();
+        self.m_axis_ck_grant.next = self.seq.m_axis_ck_grant.val();
+        self.m_axis_ck_reason.next = self.seq.m_axis_ck_reason.val();
 
         // Commands in, completions out.
         self.cmd_rec.next.opcode = self.s_axis_cmd_opcode.val();

@@ -14,8 +14,9 @@
 //! - `resp`, `resp_clear`, `resp_err` (in): a good response for this slot: its window entry
 //!   leaves flight; a non-zero `resp_err` becomes the status unless there is one.
 //! - `free_now` (in): its completion left: the entry is free.
-//! - `abort`, `abort_conn` (in): an abort of a connection (every slot sees it): a busy
-//!   entry of that connection not freed this cycle is done with status `aborted`.
+//! - `abort`, `abort_conn` (in): an abort of a connection (every slot sees it): a running
+//!   entry of that connection without an error takes status `aborted`, so it issues nothing
+//!   more and is done once its requests in flight are answered.
 //! - A running entry with nothing in flight and nothing left to request (or an error)
 //!   becomes done by itself.
 //! - `reset` (in): synchronous; the entry is zero (free).
@@ -127,11 +128,14 @@ impl Logic for OpSlot {
         }
         if self.free_now.val() {
             self.e.d.next.st = self.k_free.val();
-        } else if self.abort.val()
-            & (self.e.q.val().st != self.k_free.val())
+        }
+        // An abort fails a running entry: it issues nothing more and is done once its
+        // requests in flight are answered (no data lands after its completion).
+        if self.abort.val()
+            & (self.e.q.val().st == self.k_run.val())
             & (self.e.q.val().conn == self.abort_conn.val())
+            & !self.e.q.val().status.any()
         {
-            self.e.d.next.st = self.k_done.val();
             self.e.d.next.status = self.k_aborted.val();
         }
         if self.start.val() {

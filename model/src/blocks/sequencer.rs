@@ -828,11 +828,13 @@ impl CycleModel for SequencerModel {
                     };
                 }
                 cmd::ABORT if ok => {
+                    // A running transfer fails (aborted): it issues nothing more and is done
+                    // once its requests in flight are answered, as any failed transfer, so
+                    // no data lands after its completion request. A done one keeps its
+                    // outcome.
                     for k in 0..nops {
                         let o = &q.ops[k];
-                        let leaving = cpl_fire && cpl_sel == Some(k);
-                        if o.st != ost::FREE && o.conn == c.conn && !leaving {
-                            self.ops[k].st = ost::DONE;
+                        if o.st == ost::RUN && o.conn == c.conn && o.status == 0 {
                             self.ops[k].status = fault::ABORTED;
                         }
                     }

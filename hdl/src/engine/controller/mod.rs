@@ -105,6 +105,10 @@ pub struct Controller {
     /// The last event taken was not a pump (a pump with work goes next, after the reports).
     pump_due: DFF<Bit>,
     pump_first: Signal<Local, Bit>,
+    /// A header, overrun or teardown was taken since the last command: a waiting command
+    /// goes before the next of them (a stream of incoming messages cannot starve commands).
+    cmd_due: DFF<Bit>,
+    cmd_first: Signal<Local, Bit>,
     /// After reset, every word is written Free, one per cycle (no event is taken meanwhile).
     sweep: DFF<Bit>,
     sweep_addr: DFF<Bits<8>>,
@@ -170,7 +174,7 @@ impl Logic for Controller {
     fn update(&mut self) {
         dff_setup!(
             self, clock, phase, ev_kind, ev_conn, ev_hdr, ev_sent, ev_dlv, ev_cmd, w, step, psent,
-            fl_conn, fl_all, fl_err, rr, pump_due, sweep, sweep_addr
+            fl_conn, fl_all, fl_err, rr, pump_due, cmd_due, sweep, sweep_addr
         );
         for i in 0..self.work.len() {
             self.work[i].clock.next = self.clock.val();
@@ -315,6 +319,7 @@ impl Logic for Controller {
         self.tuser.next = self.hdr.val().tuser;
         self.conn16.next = self.cmd.val().conn;
         self.pump_first.next = self.pump_due.q.val() & (self.any_hi.val() | self.any_lo.val());
+        self.cmd_first.next = self.cmd_due.q.val() & self.cmd_valid.val();
 
         if self.sweep.q.val() {
             self.conn_ram.write_enable.next = true;
@@ -342,20 +347,30 @@ impl Logic for Controller {
                 self.ev_kind.d.next = 3.into();
                 self.ev_conn.d.next = self.dlv.val().conn;
                 self.ev_dlv.d.next = self.dlv.val();
+            } else if !self.pump_first.val() & self.cmd_first.val() {
+                self.cmd_due.d.next = false;
+                self.take_cmd.next = true;
+                self.ev_kind.d.next = 4.into();
+                self.ev_conn.d.next = self.conn16.val().get_bits::<8>(0);
+                self.ev_cmd.d.next = self.cmd.val();
             } else if !self.pump_first.val() & self.ovr_valid.val() {
+                self.cmd_due.d.next = true;
                 self.take_ovr.next = true;
                 self.ev_kind.d.next = 0.into();
                 self.ev_conn.d.next = self.ovr_conn.val();
             } else if !self.pump_first.val() & self.down_valid.val() {
+                self.cmd_due.d.next = true;
                 self.take_down.next = true;
                 self.ev_kind.d.next = 6.into();
                 self.ev_conn.d.next = self.down_conn.val();
             } else if !self.pump_first.val() & self.hdr_valid.val() {
+                self.cmd_due.d.next = true;
                 self.take_hdr.next = true;
                 self.ev_kind.d.next = 1.into();
                 self.ev_conn.d.next = self.tuser.val().get_bits::<8>(0);
                 self.ev_hdr.d.next = self.hdr.val();
             } else if !self.pump_first.val() & self.cmd_valid.val() {
+                self.cmd_due.d.next = false;
                 self.take_cmd.next = true;
                 self.ev_kind.d.next = 4.into();
                 self.ev_conn.d.next = self.conn16.val().get_bits::<8>(0);
@@ -479,6 +494,7 @@ impl Logic for Controller {
             self.psent.d.next = false;
             self.rr.d.next = 0.into();
             self.pump_due.d.next = false;
+            self.cmd_due.d.next = false;
             self.sweep.d.next = true;
             self.sweep_addr.d.next = 0.into();
             for i in 0..self.work.len() {

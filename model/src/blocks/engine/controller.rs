@@ -9,7 +9,10 @@
 //! every event of a connection, cleared by a pump that finds nothing to do). After a
 //! header, overrun, teardown or command, a pump with work goes next (after the reports): so
 //! those and the pumps take turns, and no stream of incoming messages or commands starves a
-//! connection's flush, sends or credit updates, nor a stream of pumps the commands.
+//! connection's flush, sends or credit updates, nor a stream of pumps the commands. Likewise
+//! after a header, overrun or teardown a waiting command goes before the next of them: a
+//! stream of incoming messages cannot starve the host's commands. Last, the sequencer's
+//! word that a transfer ended (with the reports: it follows work handed out).
 //!
 //! Each event reads its connection's state (one RAM word: the state, the send and receive
 //! queues, the received payload held for the application), asks the pool manager for at most
@@ -23,6 +26,7 @@
 
 use crate::blocks::parser::{ParserOut, user};
 use crate::blocks::pool::{PoolIn, PoolOut, Resp, class, op, status};
+use crate::blocks::sequencer::{CplRec, RspRec, SequencerIn, SequencerOut, cmd as seq_op};
 use crate::host::{Command, Completion, Opcode};
 use crate::params::EngineParams;
 use crate::status::WsaError;
@@ -32,6 +36,9 @@ use super::EngineModel;
 use super::builder::{MAX_FIXED, Sent, TxJob};
 use super::delivery::{DlvJob, Done};
 use super::rx_admit::AdmitOp;
+
+mod zcopy;
+pub use zcopy::{RxX, TxX, XMsg};
 
 /// A connection's state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,6 +79,8 @@ pub struct Held {
     pub buf: u8,
     pub len: u32,
     pub urgent: bool,
+    /// The inline part of a LargeSend landing zero-copy (delivered to the landing receive).
+    pub land: bool,
 }
 
 /// A ring of at most 16 entries (the hardware's per-connection queue RAM and pointers).
@@ -91,6 +100,9 @@ impl<T: Copy + Default> Ring<T> {
     }
     pub fn front(&self) -> Option<&T> {
         (self.n > 0).then(|| &self.e[self.head as usize])
+    }
+    pub fn front_mut(&mut self) -> Option<&mut T> {
+        (self.n > 0).then(|| &mut self.e[self.head as usize])
     }
     pub fn push(&mut self, v: T) {
         self.e[(self.head + self.n) as usize % 16] = v;
@@ -139,6 +151,26 @@ pub struct ConnCtl {
     /// the builder or in delivery (so no host buffer is handed back while it is still being
     /// read or written).
     pub flush_pending: Option<(FlushKind, WsaError)>,
+    /// The head send's zero-copy transfer: its state, source key and LargeSend's `mseq`.
+    pub tx_x: TxX,
+    pub tx_key: u32,
+    pub tx_xfer: u32,
+    /// The incoming zero-copy transfer, landing in the head posted receive: its state,
+    /// landing key, LargeSend's `mseq`, total bytes, and whether its inline part is still
+    /// to be delivered.
+    pub rx_x: RxX,
+    pub rx_key: u32,
+    pub rx_xfer: u32,
+    pub rx_total: u32,
+    pub rx_inline: u32,
+    pub rx_inline_due: bool,
+    /// Control messages owed to the peer: the sender's WriteComplete, the receiver's
+    /// SinkAvail, SendByCopy or ReadComplete. Sent before any Data of the connection.
+    pub tx_due: Option<XMsg>,
+    pub rx_due: Option<XMsg>,
+    /// An RDMA transfer of this connection is in the sequencer (its completion request not
+    /// yet taken): a flush waits for it, so no host buffer is handed back under it.
+    pub op_live: bool,
 }
 
 /// An event.
@@ -151,6 +183,8 @@ pub enum Ev {
     Dlv(Done),
     Cmd(Command),
     Pump(u8),
+    /// The sequencer's completion request: a transfer ended.
+    Xfer(CplRec),
 }
 
 /// What the rest of the event's handling does with a pool answer.
@@ -167,13 +201,17 @@ pub enum Cont {
     AckOpened {
         buf: u8,
     },
-    /// After RECV of a message: its buffer, kind, urgent flag and payload bytes.
+    /// After RECV of a message: its buffer, kind, urgent flag, payload bytes, and for the
+    /// zero-copy messages the header fields they carry.
     Received {
         buf: u8,
         mid: u8,
         urgent: bool,
         pay: u32,
+        z: ZHdr,
     },
+    /// Zero-copy steps, answered by the sequencer (or the pool, for `LargeAlloc`).
+    Z(zcopy::ZCont),
     Reposted {
         buf: u8,
     },
@@ -221,17 +259,45 @@ pub struct Work {
     pub fx: Effects,
 }
 
+/// The header fields of a zero-copy message the controller keeps while it asks the pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ZHdr {
+    pub mseq: u32,
+    pub ext: u64,
+    pub desc: bool,
+    pub daddr: u64,
+    pub dkey: u32,
+    pub dlen: u32,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     Idle,
     Decide(Ev),
-    Pool { req: PoolIn, sent: bool, k: Cont, w: Work },
+    Pool {
+        req: PoolIn,
+        sent: bool,
+        k: Cont,
+        w: Work,
+    },
+    /// A sequencer command out, then its response.
+    Seq {
+        req: SequencerIn,
+        sent: bool,
+        k: Cont,
+        w: Work,
+    },
     Apply(Work),
-    Flush { conn: u8, kind: FlushKind, err: WsaError },
+    Flush {
+        conn: u8,
+        kind: FlushKind,
+        err: WsaError,
+    },
 }
 
 enum Next {
     Pool(PoolIn, Cont, Work),
+    Seq(SequencerIn, Cont, Work),
     Apply(Work),
 }
 
@@ -244,7 +310,10 @@ pub struct Comb {
     pub take_sent: bool,
     pub take_dlv: bool,
     pub take_cmd: bool,
+    pub take_xfer: bool,
+    pub take_rsp: bool,
     pub pool_req: Option<PoolIn>,
+    pub seq_req: Option<SequencerIn>,
     pub fx_job: Option<TxJob>,
     pub fx_dlv: Option<DlvJob>,
     pub fx_cpl: Option<Completion>,
@@ -279,6 +348,10 @@ pub struct Controller {
     /// The last event taken (reports aside) was not a pump: a pump with work goes before the
     /// next message header, overrun, teardown or command.
     pub pump_due: bool,
+    /// A header, overrun or teardown was taken since the last command: a waiting command
+    /// goes before the next of them, so a stream of incoming messages cannot starve the
+    /// host's commands (and the abort bound holds for commands in the command FIFO).
+    pub cmd_due: bool,
     /// Cycles left of the sweep after reset (the hardware writes every connection's word
     /// Free, one per cycle, taking no event meanwhile).
     pub sweep: u16,
@@ -326,6 +399,7 @@ impl Controller {
             work: vec![false; n],
             rr: 0,
             pump_due: false,
+            cmd_due: false,
             sweep: 0,
             stats: CtlStats::default(),
             trace: Default::default(),
@@ -366,7 +440,13 @@ impl Controller {
     }
 
     /// The controller's outputs this cycle and its next state.
-    pub fn comb(&self, po: &ParserOut, pool_o: &PoolOut, e: &EngineModel) -> Comb {
+    pub fn comb(
+        &self,
+        po: &ParserOut,
+        pool_o: &PoolOut,
+        seq_o: &SequencerOut,
+        e: &EngineModel,
+    ) -> Comb {
         let mut o = Comb::default();
         match &self.phase {
             Phase::Idle if self.sweep > 0 => {}
@@ -381,10 +461,22 @@ impl Controller {
                 } else if let Some(&d) = e.delivery.done.head() {
                     o.take_dlv = true;
                     Some(Ev::Dlv(d))
+                } else if seq_o.m_axis_cpl_tvalid {
+                    o.take_xfer = true;
+                    Some(Ev::Xfer(CplRec {
+                        conn: seq_o.m_axis_cpl_conn,
+                        xfer: seq_o.m_axis_cpl_xfer,
+                        bytes: seq_o.m_axis_cpl_bytes,
+                        write: seq_o.m_axis_cpl_write,
+                        status: seq_o.m_axis_cpl_status,
+                    }))
                 } else if self.pump_due && self.work.iter().any(|&b| b) {
                     // Every other event a pump, when one is due: a stream of messages or
                     // commands cannot starve a connection's flush, sends or credit updates.
                     self.pick_pump(&mut o)
+                } else if let Some(&c) = e.cmd.head().filter(|_| self.cmd_due) {
+                    o.take_cmd = true;
+                    Some(Ev::Cmd(c))
                 } else if let Some(&c) = e.admit.overruns.head() {
                     o.take_ovr = true;
                     Some(Ev::Overrun(c))
@@ -424,6 +516,25 @@ impl Controller {
                         update_due: pool_o.m_axis_resp_update_due,
                     };
                     o.next = Some(self.to_phase(self.cont(*k, *w, &r)));
+                }
+            }
+            Phase::Seq { req, sent, k, w } => {
+                if !sent {
+                    o.seq_req = Some(*req);
+                    if seq_o.s_axis_cmd_tready {
+                        o.next = Some(Phase::Seq { req: *req, sent: true, k: *k, w: *w });
+                    }
+                } else if seq_o.m_axis_rsp_tvalid {
+                    o.take_rsp = true;
+                    let r = RspRec {
+                        op: seq_o.m_axis_rsp_op,
+                        conn: seq_o.m_axis_rsp_conn,
+                        status: seq_o.m_axis_rsp_status,
+                        key: seq_o.m_axis_rsp_key,
+                        len: seq_o.m_axis_rsp_len,
+                    };
+                    let Cont::Z(zk) = *k else { unreachable!("a sequencer step continues Z") };
+                    o.next = Some(self.to_phase(self.z_seq(zk, *w, &r)));
                 }
             }
             Phase::Apply(w) => {
@@ -485,6 +596,7 @@ impl Controller {
     fn to_phase(&self, n: Next) -> Phase {
         match n {
             Next::Pool(req, k, w) => Phase::Pool { req, sent: false, k, w },
+            Next::Seq(req, k, w) => Phase::Seq { req, sent: false, k, w },
             Next::Apply(w) => Phase::Apply(w),
         }
     }
@@ -511,8 +623,13 @@ impl Controller {
             // handed out, and come first anyway).
             match ev {
                 Ev::Pump(_) => self.pump_due = false,
-                Ev::Sent(_) | Ev::Dlv(_) => {}
+                Ev::Sent(_) | Ev::Dlv(_) | Ev::Xfer(_) => {}
                 _ => self.pump_due = true,
+            }
+            match ev {
+                Ev::Overrun(_) | Ev::Down(_) | Ev::Rx(_) => self.cmd_due = true,
+                Ev::Cmd(_) => self.cmd_due = false,
+                _ => {}
             }
             if self.trace.len() == 24 {
                 self.trace.pop_front();
@@ -583,6 +700,7 @@ impl Controller {
                 self.on_cmd(work(cmd.conn as u8), &cmd)
             }
             Ev::Pump(conn) => self.pump(work(conn)),
+            Ev::Xfer(x) => self.on_xfer(work(x.conn), &x),
         }
     }
 
@@ -622,12 +740,13 @@ impl Controller {
                 }
                 Next::Apply(w)
             }
-            Cont::Received { buf, mid, urgent, pay } => {
+            Cont::Received { buf, mid, urgent, pay, z } => {
                 if !ok {
                     return self.violation(w);
                 }
-                self.on_received(w, buf, mid, urgent, pay)
+                self.on_received(w, buf, mid, urgent, pay, z)
             }
+            Cont::Z(zk) => self.z_pool(zk, w, r),
             Cont::Reposted { buf } => {
                 w.fx.admit = Some(AdmitOp::Post(buf));
                 Next::Apply(w)
@@ -649,6 +768,19 @@ impl Controller {
                 w.fx.admit = Some(AdmitOp::Reset(false));
                 c.flush_pending = Some((FlushKind::All, err));
                 w.fx.down = true;
+                if self.p.zero_copy() {
+                    // Every transfer of the connection ends (its completion request follows),
+                    // every registration of it is released: the peer can touch nothing more.
+                    c.tx_x = TxX::None;
+                    c.rx_x = RxX::None;
+                    c.tx_due = None;
+                    c.rx_due = None;
+                    return Next::Seq(
+                        zcopy::seq_cmd(seq_op::ABORT, conn),
+                        Cont::Z(zcopy::ZCont::Aborted),
+                        w,
+                    );
+                }
                 Next::Apply(w)
             }
             Cont::DataAlloc => {
@@ -778,15 +910,25 @@ impl Controller {
                     ..pool(op::RECV, conn)
                 };
                 let urgent = h.m_axis_hdr_flags & wire::flag::URGENT != 0;
-                let pay = h.m_axis_hdr_len.saturating_sub(HEADER_BYTES as u32);
-                Next::Pool(req, Cont::Received { buf, mid: m, urgent, pay }, w)
+                let desc = h.m_axis_hdr_flags & wire::flag::DESC != 0;
+                let fixed = wire::Layout::of_mid(m).map_or(HEADER_BYTES, |l| l.fixed_bytes(desc));
+                let pay = h.m_axis_hdr_len.saturating_sub(fixed as u32);
+                let z = ZHdr {
+                    mseq: h.m_axis_hdr_mseq,
+                    ext: h.m_axis_hdr_ext,
+                    desc,
+                    daddr: h.m_axis_hdr_desc_addr,
+                    dkey: h.m_axis_hdr_desc_key,
+                    dlen: h.m_axis_hdr_desc_len,
+                };
+                Next::Pool(req, Cont::Received { buf, mid: m, urgent, pay, z }, w)
             }
             _ => self.violation(w),
         }
     }
 
     /// A message the pool took (sequence, acknowledgement and credits checked).
-    fn on_received(&self, mut w: Work, buf: u8, m: u8, urgent: bool, pay: u32) -> Next {
+    fn on_received(&self, mut w: Work, buf: u8, m: u8, urgent: bool, pay: u32, z: ZHdr) -> Next {
         let conn = w.conn.expect("a message has a connection");
         let repost = |w: Work| {
             let req = PoolIn { s_axis_req_buf: buf, ..pool(op::REPOST, conn) };
@@ -796,24 +938,26 @@ impl Controller {
             mid::CREDIT_UPDATE => repost(w),
             mid::ABORT => self.abort(w, WsaError::ConnReset, false),
             mid::DISCONNECT => {
-                if w.c.fin_rcvd {
+                if w.c.fin_rcvd || w.c.rx_x != RxX::None {
                     return self.violation(w);
                 }
                 w.c.fin_rcvd = true;
                 repost(w)
             }
             mid::DATA => {
-                if w.c.fin_rcvd {
+                // Stream data while a transfer lands would overtake it.
+                if w.c.fin_rcvd || w.c.rx_x != RxX::None {
                     return self.violation(w);
                 }
                 if w.c.closing {
                     // Data for a socket the application closed: reset, as TCP does.
                     return self.abort(w, WsaError::OperationAborted, true);
                 }
-                w.c.held.push(Held { buf, len: pay, urgent });
+                w.c.held.push(Held { buf, len: pay, urgent, land: false });
                 Next::Apply(w)
             }
-            // The zero-copy messages come with the sequencer (not yet joined).
+            _ if self.p.zero_copy() => self.on_zmsg(w, buf, m, pay, &z),
+            // An engine without the zero-copy paths takes none of their messages.
             _ => self.violation(w),
         }
     }
@@ -825,10 +969,22 @@ impl Controller {
         if w.c.st == St::Aborted || w.c.rq.is_empty() {
             return Next::Apply(w);
         }
-        let q = w.c.rq.pop().expect("checked");
-        let mut cpl = cpl_of(conn, q.tag, Opcode::PostRecv.code(), Ok(j.len));
-        cpl.urgent = j.urgent;
-        w.fx.cpl = Some(cpl);
+        if j.land {
+            w.c.rx_inline_due = false;
+        }
+        if j.land && w.c.rx_x != RxX::None {
+            // The landing receive completes with its transfer (or now, if that is done).
+            if w.c.rx_x == RxX::Landed {
+                w.c.rx_x = RxX::None;
+                let q = w.c.rq.pop().expect("the landing receive");
+                w.fx.cpl = Some(cpl_of(conn, q.tag, Opcode::PostRecv.code(), Ok(w.c.rx_total)));
+            }
+        } else {
+            let q = w.c.rq.pop().expect("checked");
+            let mut cpl = cpl_of(conn, q.tag, Opcode::PostRecv.code(), Ok(j.len));
+            cpl.urgent = j.urgent;
+            w.fx.cpl = Some(cpl);
+        }
         w.c.held_off += j.len;
         if j.last_of_buf {
             w.c.held.pop();
@@ -962,7 +1118,7 @@ impl Controller {
         let conn = w.conn.expect("a pump has a connection");
         let c = &mut w.c;
         if let Some(f) = c.flush_pending {
-            if !c.dlv_busy && c.tx_inflight == 0 {
+            if !c.dlv_busy && c.tx_inflight == 0 && !c.op_live {
                 c.flush_pending = None;
                 w.fx.flush = Some(f);
             }
@@ -984,6 +1140,7 @@ impl Controller {
                     addr: q.addr,
                     urgent: h.urgent,
                     last_of_buf: c.held_off + n == h.len,
+                    land: h.land,
                 });
                 c.dlv_busy = true;
                 return Next::Apply(w);
@@ -1000,7 +1157,17 @@ impl Controller {
             w.fx.work = false;
             return Next::Apply(w);
         }
-        if !c.sq.is_empty() {
+        if c.tx_due.is_some() || c.rx_due.is_some() {
+            return Next::Pool(
+                pool_alloc(conn, class::CONTROL),
+                Cont::Z(zcopy::ZCont::DueAlloc),
+                w,
+            );
+        }
+        if let Some(&s) = c.sq.front() {
+            if c.tx_x != TxX::None || self.large(c, &s) {
+                return self.pump_large(w);
+            }
             return Next::Pool(pool_alloc(conn, class::DATA), Cont::DataAlloc, w);
         }
         self.pump_fin(w)

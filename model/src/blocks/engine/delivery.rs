@@ -28,6 +28,9 @@ pub struct DlvJob {
     pub urgent: bool,
     /// The receive buffer's bytes end with this job (it can be posted again).
     pub last_of_buf: bool,
+    /// The inline part of a LargeSend landing zero-copy: its receive completes when the
+    /// transfer does, not with this job.
+    pub land: bool,
 }
 
 /// A job done.

@@ -32,6 +32,7 @@ pub mod rx_admit;
 
 use crate::blocks::parser::{ParserIn, ParserModel, ParserOut};
 use crate::blocks::pool::{PoolIn, PoolModel, PoolOut};
+use crate::blocks::sequencer::{SequencerIn, SequencerModel, SequencerOut};
 use crate::blocks::widgets::Fifo;
 use crate::host::{Command, Completion};
 use crate::params::{CONN_BITS, EngineParams};
@@ -78,6 +79,21 @@ crate::ports! {
         s_axis_down_tvalid: bool = 1,
         s_axis_down_conn: u8 = CONN_BITS,
         m_axis_down_tready: bool = 1,
+        /// RDMA requests out (the sequencer's), taken when high.
+        m_axis_rq_tready: bool = 1,
+        /// RDMA responses in (always taken): the request's tag and a fault code.
+        s_axis_rs_tvalid: bool = 1,
+        s_axis_rs_tag: u16 = 16,
+        s_axis_rs_status: u8 = 3,
+        /// The peer's RDMA requests, each checked against the registration table before the
+        /// SAN port touches host memory for it: connection, key, direction, range.
+        s_axis_ac_tvalid: bool = 1,
+        s_axis_ac_conn: u8 = CONN_BITS,
+        s_axis_ac_key: u32 = 32,
+        s_axis_ac_write: bool = 1,
+        s_axis_ac_addr: u64 = 64,
+        s_axis_ac_len: u32 = 32,
+        m_axis_ck_tready: bool = 1,
     }
 }
 
@@ -117,6 +133,25 @@ crate::ports! {
         /// told, after every message sent before.
         m_axis_down_tvalid: bool = 1,
         m_axis_down_conn: u8 = CONN_BITS,
+        /// RDMA request: `len` bytes between the peer's `raddr` (key `rkey`) and host memory
+        /// at `laddr` (registered here under `lkey`); `write` 1 pushes to the peer, 0 pulls.
+        /// Its response carries `tag` back.
+        m_axis_rq_tvalid: bool = 1,
+        m_axis_rq_tag: u16 = 16,
+        m_axis_rq_write: bool = 1,
+        m_axis_rq_conn: u8 = CONN_BITS,
+        m_axis_rq_raddr: u64 = 64,
+        m_axis_rq_rkey: u32 = 32,
+        m_axis_rq_laddr: u64 = 64,
+        m_axis_rq_lkey: u32 = 32,
+        m_axis_rq_len: u32 = 32,
+        s_axis_rs_tready: bool = 1,
+        s_axis_ac_tready: bool = 1,
+        /// The check's verdict, in the order the checks came: granted, or the first failing
+        /// reason (`status::fault`).
+        m_axis_ck_tvalid: bool = 1,
+        m_axis_ck_grant: bool = 1,
+        m_axis_ck_reason: u8 = 3,
     }
 }
 
@@ -154,6 +189,7 @@ pub struct EngineModel {
     pub admit: RxAdmit,
     pub parser: ParserModel,
     pub pool: PoolModel,
+    pub seq: SequencerModel,
     pub ctl: Controller,
     pub builder: Builder,
     pub delivery: Delivery,
@@ -174,6 +210,7 @@ impl EngineModel {
             admit: RxAdmit::new(&p),
             parser: ParserModel::new(p.parser()),
             pool: PoolModel::new(p.pool()),
+            seq: SequencerModel::new(p.sequencer()),
             ctl: Controller::new(&p),
             builder: Builder::new(),
             delivery: Delivery::new(&p),
@@ -231,9 +268,29 @@ impl EngineModel {
             if w.st == St::Established && pool.send_used != 0 {
                 bad.push(format!("{} send buffers never freed", pool.send_used));
             }
+            if w.tx_x != controller::TxX::None
+                || w.rx_x != controller::RxX::None
+                || w.tx_due.is_some()
+                || w.rx_due.is_some()
+                || w.op_live
+            {
+                bad.push(format!(
+                    "a transfer not over: {:?} {:?}, owed {:?} {:?}, op {}",
+                    w.tx_x, w.rx_x, w.tx_due, w.rx_due, w.op_live
+                ));
+            }
             if !bad.is_empty() {
                 l.push(format!("connection {c}: {}", bad.join("; ")));
             }
+        }
+        // Every registration released, every transfer over.
+        let regs = self.seq.valid.iter().filter(|&&v| v).count();
+        if regs != 0 {
+            l.push(format!("{regs} registrations never released"));
+        }
+        let ops = self.seq.ops.iter().filter(|o| o.st != 0).count();
+        if ops != 0 || self.seq.cpl_v {
+            l.push(format!("{ops} RDMA transfers in the op table"));
         }
         l
     }
@@ -247,7 +304,8 @@ impl EngineModel {
     fn wires(&self) -> Wires {
         let po = self.parser.outputs(&ParserIn::default());
         let pool_o = self.pool.outputs(&PoolIn::default());
-        let ctl = self.ctl.comb(&po, &pool_o, self);
+        let seq_o = self.seq.outputs(&SequencerIn::default());
+        let ctl = self.ctl.comb(&po, &pool_o, &seq_o, self);
         let parser_in = ParserIn {
             reset: false,
             s_axis_rx_tvalid: self.admit.out.is_some(),
@@ -267,7 +325,32 @@ impl EngineModel {
             cnt_rd_index: 0,
             ..ctl.pool_req.unwrap_or_default()
         };
-        Wires { po, pool_o, ctl, parser_in, pool_in, rx_ready: self.admit.in_ready(&po) }
+        Wires { po, pool_o, seq_o, ctl, parser_in, pool_in, rx_ready: self.admit.in_ready(&po) }
+    }
+
+    /// The sequencer's inputs: the controller's command and answers taken, the SAN port's
+    /// RDMA handshakes and the peer's checks.
+    fn seq_in(i: &EngineIn, ctl: &controller::Comb) -> SequencerIn {
+        let c = ctl.seq_req.unwrap_or_default();
+        SequencerIn {
+            reset: false,
+            s_axis_cmd_tvalid: ctl.seq_req.is_some(),
+            m_axis_rsp_tready: ctl.take_rsp,
+            m_axis_cpl_tready: ctl.take_xfer,
+            m_axis_rq_tready: i.m_axis_rq_tready,
+            s_axis_rs_tvalid: i.s_axis_rs_tvalid,
+            s_axis_rs_tag: i.s_axis_rs_tag,
+            s_axis_rs_status: i.s_axis_rs_status,
+            s_axis_ac_tvalid: i.s_axis_ac_tvalid,
+            s_axis_ac_conn: i.s_axis_ac_conn,
+            s_axis_ac_key: i.s_axis_ac_key,
+            s_axis_ac_write: i.s_axis_ac_write,
+            s_axis_ac_addr: i.s_axis_ac_addr,
+            s_axis_ac_len: i.s_axis_ac_len,
+            m_axis_ck_tready: i.m_axis_ck_tready,
+            cnt_rd_index: 0,
+            ..c
+        }
     }
 }
 
@@ -275,6 +358,7 @@ impl EngineModel {
 pub struct Wires {
     pub po: ParserOut,
     pub pool_o: PoolOut,
+    pub seq_o: SequencerOut,
     pub ctl: controller::Comb,
     pub parser_in: ParserIn,
     pub pool_in: PoolIn,
@@ -319,6 +403,20 @@ impl CycleModel for EngineModel {
             s_axis_down_tready: self.down_in.can_push(),
             m_axis_down_tvalid: self.down_out.head().is_some(),
             m_axis_down_conn: self.down_out.head().copied().unwrap_or(0),
+            m_axis_rq_tvalid: w.seq_o.m_axis_rq_tvalid,
+            m_axis_rq_tag: w.seq_o.m_axis_rq_tag,
+            m_axis_rq_write: w.seq_o.m_axis_rq_write,
+            m_axis_rq_conn: w.seq_o.m_axis_rq_conn,
+            m_axis_rq_raddr: w.seq_o.m_axis_rq_raddr,
+            m_axis_rq_rkey: w.seq_o.m_axis_rq_rkey,
+            m_axis_rq_laddr: w.seq_o.m_axis_rq_laddr,
+            m_axis_rq_lkey: w.seq_o.m_axis_rq_lkey,
+            m_axis_rq_len: w.seq_o.m_axis_rq_len,
+            s_axis_rs_tready: w.seq_o.s_axis_rs_tready,
+            s_axis_ac_tready: w.seq_o.s_axis_ac_tready,
+            m_axis_ck_tvalid: w.seq_o.m_axis_ck_tvalid,
+            m_axis_ck_grant: w.seq_o.m_axis_ck_grant,
+            m_axis_ck_reason: w.seq_o.m_axis_ck_reason,
         }
     }
 
@@ -331,9 +429,12 @@ impl CycleModel for EngineModel {
             let mut pool = self.pool.clone();
             pool.ram = pool_ram;
             pool.clock(&PoolIn { reset: true, ..PoolIn::default() });
+            let mut seq = self.seq.clone();
+            seq.clock(&SequencerIn { reset: true, ..SequencerIn::default() });
             *self = EngineModel::new(self.p);
             self.rxmem = rxmem;
             self.pool = pool;
+            self.seq = seq;
             self.ctl.sweep = self.p.connections;
             return;
         }
@@ -375,5 +476,6 @@ impl CycleModel for EngineModel {
         self.cpl.clock(cpl_pop, w.ctl.fx_cpl);
         self.parser.clock(&w.parser_in);
         self.pool.clock(&w.pool_in);
+        self.seq.clock(&Self::seq_in(i, &w.ctl));
     }
 }

@@ -1,0 +1,180 @@
+//! The engine's zero-copy paths, in its cycle model: two engines over the cycle-level SAN
+//! (whose RDMA requests only the target engine's registration table can grant) run the same
+//! workloads as the sans-IO endpoint pair, in read mode and in write mode, and must give the
+//! same outcome: every byte once and in order, every send completed with the status the
+//! endpoints give, nothing held or registered at the end.
+
+use sanswitch_model::blocks::engine::EngineModel;
+use sanswitch_model::endpoint::Config;
+use sanswitch_model::engine_pair::{EnginePair, PairConfig};
+use sanswitch_model::params::EngineParams;
+use sanswitch_model::workload::{Workload, run, run_on};
+
+fn params(read: bool) -> EngineParams {
+    EngineParams { rdma_threshold: 4096, rdma_read: read, ..EngineParams::default() }
+}
+
+fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workload {
+    Workload {
+        seed,
+        connections: 2,
+        sends,
+        max_size,
+        urgent_share: 0.05,
+        rdma_read: [Some(p.rdma_read); 2],
+        sends_outstanding: p.queue_depth as usize,
+        recvs_outstanding: p.queue_depth as usize - 1,
+        // Receives large enough that most large sends land in them zero-copy.
+        recv_max: 256 * 1024,
+        endpoint: Config {
+            send_bufs: p.send_bufs as u16,
+            recv_bufs: p.recv_bufs as u16,
+            buf_size: p.buf_size,
+            rdma_threshold: p.rdma_threshold,
+            ..Config::default()
+        },
+        ..Workload::default()
+    }
+}
+
+fn no_leaks(pair: &mut EnginePair<EngineModel>, what: &str) {
+    for _ in 0..2_000 {
+        pair.cycle();
+    }
+    for n in 0..2 {
+        let l = pair.engine(n).leaks();
+        assert!(l.is_empty(), "{what}: node {n} holds {l:#?}");
+    }
+}
+
+/// Runs `w` on the sans-IO pair and on two engine models; returns the pair.
+fn differential(w: &Workload, cfg: PairConfig) -> EnginePair<EngineModel> {
+    let what = format!("seed {} read {}", w.seed, cfg.params.rdma_read);
+    let reference = run(w, &mut |_, _| {});
+    assert!(reference.intact, "{what}: sans-IO: {:?}", reference.problems);
+    let mut pair = EnginePair::models(cfg);
+    let got = run_on(w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
+    assert!(got.intact, "{what}: engines: {:?}", got.problems);
+    no_leaks(&mut pair, &what);
+    for (a, b) in got.directions.iter().zip(&reference.directions) {
+        assert_eq!(a.send_statuses, b.send_statuses, "{what}: send statuses");
+        assert_eq!(a.bytes_received, b.bytes_received, "{what}");
+        assert_eq!(a.urgent_bytes_received, b.urgent_bytes_received, "{what}");
+    }
+    eprintln!(
+        "{what}: {} cycles, {} SAN beats, RDMA requests {:?}, bytes {:?}",
+        pair.cycle,
+        pair.san_beats[0] + pair.san_beats[1],
+        pair.rdma_requests,
+        pair.rdma_bytes
+    );
+    pair
+}
+
+#[test]
+fn read_mode_moves_large_sends_by_rdma_read() {
+    for seed in 0..6 {
+        let p = params(true);
+        let w = workload(seed, &p, 12, 100_000);
+        let pair = differential(&w, PairConfig { params: p, seed, ..PairConfig::default() });
+        assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "seed {seed}: some bytes went by RDMA");
+    }
+}
+
+#[test]
+fn write_mode_moves_large_sends_by_rdma_write() {
+    for seed in 0..6 {
+        let p = params(false);
+        let w = workload(100 + seed, &p, 12, 100_000);
+        let pair = differential(&w, PairConfig { params: p, seed, ..PairConfig::default() });
+        assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "seed {seed}: some bytes went by RDMA");
+    }
+}
+
+/// RDMA requests failing on the SAN: a failed read makes the receiver answer SendByCopy, a
+/// failed write makes the sender send WriteComplete{0}; either way the rest goes as Data,
+/// and every send still completes whole, as the endpoints' do without faults.
+#[test]
+fn rdma_errors_fall_back_to_copy() {
+    for (k, read) in [(0, true), (1, false), (2, true), (3, false)] {
+        let p = params(read);
+        let w = workload(200 + k, &p, 12, 100_000);
+        let cfg = PairConfig { params: p, seed: k, rdma_errors: 0.2, ..PairConfig::default() };
+        let pair = differential(&w, cfg);
+        assert!(pair.rdma_failed > 0, "read {read}: some requests failed");
+    }
+}
+
+/// Made-up RDMA requests on the SAN while real transfers run: each engine's check port
+/// denies them (random keys), and nothing of the hosts' memory is touched for them.
+#[test]
+fn made_up_rdma_requests_are_denied() {
+    for read in [true, false] {
+        let p = params(read);
+        let w = workload(300 + read as u64, &p, 12, 100_000);
+        let cfg = PairConfig { params: p, seed: 7, junk_rdma: 0.01, ..PairConfig::default() };
+        let pair = differential(&w, cfg);
+        assert!(pair.rdma_junk > 50, "{}", pair.rdma_junk);
+        assert!(pair.rdma_denied >= pair.rdma_junk, "{} of {}", pair.rdma_denied, pair.rdma_junk);
+    }
+}
+
+/// Aborts while transfers run: the aborted connection stops (the checker accepts what an
+/// abort loses), the other one matches the endpoints exactly; every RDMA access stays inside
+/// what the hosts lent (no late read response lands in a receive already handed back),
+/// nothing leaks.
+#[test]
+fn abort_mid_transfer() {
+    use sanswitch_model::fabric::AbortAt;
+    use sanswitch_model::workload::Backend;
+    for seed in 0..8u64 {
+        let p = params(seed % 4 < 2);
+        let mut w = workload(400 + seed, &p, 16, 100_000);
+        let abort = AbortAt { conn: 0, node: (seed % 2) as usize, after_messages: 6 + 5 * seed };
+        w.fabric.faults.abort = Some(abort);
+        let reference = run(&w, &mut |_, _| {});
+        assert!(reference.intact, "sans-IO: {:?}", reference.problems);
+        let cfg = PairConfig { params: p, seed, abort: Some(abort), ..PairConfig::default() };
+        let mut pair = EnginePair::models(cfg);
+        let got = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
+        assert!(got.intact, "seed {seed}: {:?}", got.problems);
+        no_leaks(&mut pair, &format!("seed {seed}"));
+        assert!(pair.aborted(0, abort.node), "seed {seed}: the abort fired");
+        for (a, b) in got.directions.iter().zip(&reference.directions).filter(|(a, _)| a.conn == 1)
+        {
+            assert_eq!(a.send_statuses, b.send_statuses, "seed {seed}: conn 1 send statuses");
+            assert_eq!(a.bytes_received, b.bytes_received, "seed {seed}: conn 1 bytes");
+        }
+        eprintln!("seed {seed}: {:?}, RDMA bytes {:?}", got.completions, pair.rdma_bytes);
+    }
+}
+
+/// A registration table of two entries for four busy connections: a send whose source
+/// finds the table full completes with WSAENOBUFS (nothing of it sent; the checker counts
+/// each against a failed registration of that send), a receiver that cannot register its
+/// landing region answers SendByCopy and takes the rest as Data. Every other byte arrives,
+/// nothing leaks.
+#[test]
+fn registration_table_full() {
+    for read in [true, false] {
+        let p = EngineParams { reg_entries: 2, ..params(read) };
+        let mut w = workload(500 + read as u64, &p, 16, 100_000);
+        w.connections = 4;
+        w.urgent_share = 0.0;
+        let mut pair =
+            EnginePair::models(PairConfig { params: p, seed: 5, ..PairConfig::default() });
+        let got = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
+        assert!(got.intact, "read {read}: {:?}", got.problems);
+        no_leaks(&mut pair, &format!("read {read}"));
+        let nobufs = got.completions.get("WSAENOBUFS").copied().unwrap_or(0);
+        eprintln!("read {read}: {:?}, RDMA bytes {:?}", got.completions, pair.rdma_bytes);
+        assert!(nobufs > 0, "read {read}: some sends found the table full");
+        assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "read {read}: others went zero-copy");
+        use sanswitch_model::workload::Backend;
+        let by_copy: u64 = (0..4)
+            .flat_map(|c| (0..2).map(move |n| (c, n)))
+            .map(|(c, n)| pair.stats(c, n).msgs_sent.get("SendByCopy").copied().unwrap_or(0))
+            .sum();
+        assert!(by_copy > 0, "read {read}: some receivers found the table full");
+    }
+}
