@@ -25,7 +25,9 @@
 //!   the target's host memory (no table of the peer's regions lives here). A read's data
 //!   comes back with the response and is placed at the initiator's local address as the
 //!   response is delivered; a write's data is taken from the initiator's memory as the
-//!   request leaves. Both sides' accesses are checked against what the hosts lent. A denied
+//!   request leaves; that data moves on an RDMA lane per direction of one beat per cycle
+//!   (beside the message stream), then takes the SAN latency. Both sides' accesses are
+//!   checked against what the hosts lent. A denied
 //!   request moves nothing and answers the check's reason; `PairConfig::rdma_errors` makes
 //!   granted requests fail as the transport would.
 //! - Random backpressure (`PairConfig::stall`) on every host and SAN ready the engine sees.
@@ -246,6 +248,16 @@ struct RdmaRsp {
     place: Option<(u64, Vec<u8>)>,
 }
 
+/// A handshake on one of an engine's ports, as the pair saw it (`EnginePair::trace`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortEvent {
+    pub cycle: u64,
+    pub node: usize,
+    /// The port's signal prefix (`s_axis_cmd`, `m_axis_tx`, ...).
+    pub port: &'static str,
+    pub what: String,
+}
+
 /// Two engines over a cycle-level SAN.
 pub struct EnginePair<E> {
     cfg: PairConfig,
@@ -292,6 +304,9 @@ pub struct EnginePair<E> {
     rq_san: [VecDeque<Rdma>; 2],
     checking: [VecDeque<Rdma>; 2],
     rs_san: [VecDeque<RdmaRsp>; 2],
+    /// RDMA data leaving node `n` (a read's data from its target, a write's from its
+    /// initiator) goes on a lane of one beat per cycle, free again from this cycle.
+    rdma_lane_free: [u64; 2],
     /// RDMA requests each engine issued, the bytes RDMA moved into each node's memory, and
     /// requests denied by the target's checks or failed by the SAN.
     pub rdma_requests: [u64; 2],
@@ -300,6 +315,13 @@ pub struct EnginePair<E> {
     pub rdma_failed: u64,
     /// RDMA requests the SAN made up (`PairConfig::junk_rdma`).
     pub rdma_junk: u64,
+    /// When set, every handshake of a command, completion, host memory request, message's
+    /// first and last beat, RDMA request, check and response is recorded here.
+    pub trace: Option<Vec<PortEvent>>,
+    /// A message's first beat is being received by node `n` (for the trace).
+    rx_first: [bool; 2],
+    /// Beat index in the current host memory read answer (for the trace).
+    rd_beat: [u32; 2],
 }
 
 /// The most cycles an abort (the host's ABORT taken, or the word that the peer's end went
@@ -382,11 +404,15 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             rq_san: Default::default(),
             checking: Default::default(),
             rs_san: Default::default(),
+            rdma_lane_free: [0; 2],
             rdma_requests: [0; 2],
             rdma_bytes: [0; 2],
             rdma_denied: 0,
             rdma_failed: 0,
             rdma_junk: 0,
+            trace: None,
+            rx_first: [true; 2],
+            rd_beat: [0; 2],
             cfg,
         }
     }
@@ -460,6 +486,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         self.rq_san = Default::default();
         self.checking = Default::default();
         self.rs_san = Default::default();
+        self.rdma_lane_free = [0; 2];
+        self.rx_first = [true; 2];
+        self.rd_beat = [0; 2];
         self.tx_first = [true; 2];
         self.outputs.clear();
         self.conns = 0;
@@ -593,6 +622,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 _ => {}
             }
             let o = self.nodes[n].eng.outputs(&i);
+            if self.trace.is_some() {
+                self.record(n, &i, &o);
+            }
             let node = &mut self.nodes[n];
             if i.s_axis_cmd_tvalid && o.s_axis_cmd_tready {
                 node.cmds.pop_front();
@@ -690,10 +722,124 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         moved
     }
 
+    /// `bytes` of RDMA data leave node `n` on its lane, one beat per cycle after what is
+    /// already on it: the cycle the last beat is out.
+    fn lane(&mut self, n: usize, bytes: usize) -> u64 {
+        let start = self.rdma_lane_free[n].max(self.cycle);
+        self.rdma_lane_free[n] = start + bytes.div_ceil(8) as u64;
+        self.rdma_lane_free[n]
+    }
+
+    /// Records node `n`'s handshakes of this cycle in the trace.
+    fn record(&mut self, n: usize, i: &EngineIn, o: &EngineOut) {
+        let mut ev: Vec<(&'static str, String)> = Vec::new();
+        if i.s_axis_cmd_tvalid && o.s_axis_cmd_tready {
+            let op = Opcode::from_code(i.s_axis_cmd_opcode).map_or("?", |o| o.name());
+            ev.push((
+                "s_axis_cmd",
+                format!(
+                    "{op} taken: conn {}, tag {}, {} B",
+                    i.s_axis_cmd_conn, i.s_axis_cmd_tag, i.s_axis_cmd_len
+                ),
+            ));
+        }
+        if o.m_axis_cpl_tvalid && i.m_axis_cpl_tready {
+            let op = Opcode::from_code(o.m_axis_cpl_opcode).map_or("?", |o| o.name());
+            ev.push((
+                "m_axis_cpl",
+                format!(
+                    "{op} tag {} completes: status {}, {} B",
+                    o.m_axis_cpl_tag, o.m_axis_cpl_status, o.m_axis_cpl_bytes
+                ),
+            ));
+        }
+        if o.m_axis_dmard_tvalid && i.m_axis_dmard_tready {
+            ev.push((
+                "m_axis_dmard",
+                format!("read request: {} B at {:#x}", o.m_axis_dmard_len, o.m_axis_dmard_addr),
+            ));
+        }
+        if i.s_axis_dmard_tvalid && o.s_axis_dmard_tready {
+            if self.rd_beat[n] == 0 {
+                ev.push(("s_axis_dmard", "first data beat".into()));
+            }
+            if i.s_axis_dmard_tlast {
+                ev.push(("s_axis_dmard", "last data beat".into()));
+            }
+            self.rd_beat[n] = if i.s_axis_dmard_tlast { 0 } else { self.rd_beat[n] + 1 };
+        }
+        if o.m_axis_dmawr_tvalid && i.m_axis_dmawr_tready {
+            if self.nodes[n].wr_beat == 0 {
+                ev.push((
+                    "m_axis_dmawr",
+                    format!("first write beat at {:#x}", o.m_axis_dmawr_addr),
+                ));
+            }
+            if o.m_axis_dmawr_tlast {
+                ev.push(("m_axis_dmawr", "last write beat".into()));
+            }
+        }
+        let kind = |w: u64| {
+            crate::wire::Layout::of_mid(w as u8)
+                .map_or_else(|| format!("mid {:#04x}", w as u8), |l| format!("{:?}", l.kind))
+        };
+        if o.m_axis_tx_tvalid && i.m_axis_tx_tready {
+            if self.tx_first[n] {
+                let d = o.m_axis_tx_tdata;
+                ev.push(("m_axis_tx", format!("{} first beat ({} B)", kind(d), d >> 32)));
+            }
+            if o.m_axis_tx_tlast {
+                ev.push(("m_axis_tx", "last beat".into()));
+            }
+        }
+        if i.s_axis_rx_tvalid && o.s_axis_rx_tready {
+            if self.rx_first[n] {
+                ev.push(("s_axis_rx", format!("{} first beat", kind(i.s_axis_rx_tdata))));
+            }
+            if i.s_axis_rx_tlast {
+                ev.push(("s_axis_rx", "last beat".into()));
+            }
+            self.rx_first[n] = i.s_axis_rx_tlast;
+        }
+        if o.m_axis_rq_tvalid && i.m_axis_rq_tready {
+            let d = if o.m_axis_rq_write { "write" } else { "read" };
+            ev.push((
+                "m_axis_rq",
+                format!("RDMA {d} request: tag {:#06x}, {} B", o.m_axis_rq_tag, o.m_axis_rq_len),
+            ));
+        }
+        if i.s_axis_ac_tvalid && o.s_axis_ac_tready {
+            let d = if i.s_axis_ac_write { "write" } else { "read" };
+            ev.push((
+                "s_axis_ac",
+                format!("the peer's RDMA {d} of {} B to check", i.s_axis_ac_len),
+            ));
+        }
+        if o.m_axis_ck_tvalid && i.m_axis_ck_tready {
+            let v = if o.m_axis_ck_grant {
+                "granted".to_string()
+            } else {
+                format!("denied ({})", o.m_axis_ck_reason)
+            };
+            ev.push(("m_axis_ck", v));
+        }
+        if i.s_axis_rs_tvalid && o.s_axis_rs_tready {
+            ev.push((
+                "s_axis_rs",
+                format!(
+                    "RDMA response: tag {:#06x}, status {}",
+                    i.s_axis_rs_tag, i.s_axis_rs_status
+                ),
+            ));
+        }
+        let cycle = self.cycle;
+        let t = self.trace.as_mut().expect("tracing");
+        t.extend(ev.into_iter().map(|(port, what)| PortEvent { cycle, node: n, port, what }));
+    }
+
     /// Node `n`'s RDMA handshakes this cycle: a request leaving it, a request taken by its
     /// check port, a check answered (the SAN acts on it), a response delivered to it.
     fn rdma(&mut self, n: usize, i: &EngineIn, o: &EngineOut) -> bool {
-        let now = self.cycle;
         let lat = self.cfg.san_latency;
         let mut moved = false;
         if o.m_axis_rq_tvalid && i.m_axis_rq_tready {
@@ -706,8 +852,10 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 Vec::new()
             };
             self.rdma_requests[n] += 1;
+            // A write's data follows the request on node n's RDMA lane.
+            let sent = self.lane(n, data.len());
             self.rq_san[1 - n].push_back(Rdma {
-                at: now + lat,
+                at: sent + lat,
                 tag: o.m_axis_rq_tag,
                 write: o.m_axis_rq_write,
                 conn: o.m_axis_rq_conn,
@@ -751,10 +899,10 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                     (0, Some((r.laddr, m.read(r.raddr, r.len as usize))))
                 }
             };
-            // A read's data travels back with its response, a beat per cycle.
-            let beats = place.as_ref().map_or(0, |(_, d)| d.len().div_ceil(8) as u64);
+            // A read's data travels back with its response on node n's RDMA lane.
+            let sent = self.lane(n, place.as_ref().map_or(0, |(_, d)| d.len()));
             if !r.junk {
-                let rsp = RdmaRsp { at: now + lat + beats, tag: r.tag, status, place };
+                let rsp = RdmaRsp { at: sent + lat, tag: r.tag, status, place };
                 self.rs_san[1 - n].push_back(rsp);
             }
             moved = true;
