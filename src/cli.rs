@@ -33,9 +33,10 @@ pub enum Command {
     /// Exit status: 0 when every file lints and validates, 1 when one does not, 2 bad input.
     Generate(GenerateArgs),
 
-    /// Measure the parser: throughput and latency of the Verilated Verilog (cross-checked
-    /// against the cycle model), its area and depth (Yosys), and the speed of the Verilator,
-    /// model and rust-hdl simulations.
+    /// Measure every block and the engine: throughput and latency of the Verilated Verilog
+    /// (cross-checked against the cycle model, cycle for cycle; the engine's zero-copy figures
+    /// are the cycle model's), area and depth (Yosys), and the speed of the Verilator, model,
+    /// lockstep and rust-hdl simulations.
     ///
     /// Exit status: 0, or 1 when the Verilog and the model disagree on a figure.
     Bench(BenchArgs),

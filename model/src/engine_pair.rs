@@ -592,6 +592,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 i.s_axis_dmard_tlast = r.beat + 1 == beats;
             }
             i.m_axis_down_tready = self.ready();
+            // Walk the counter read port over every block and counter (and past them), so a
+            // lockstep compares every counter of every block inside the engine.
+            i.cnt_rd_index = (now.wrapping_mul(37) >> 1) as u8;
             i.m_axis_rq_tready = self.ready();
             i.m_axis_ck_tready = self.ready();
             if let Some(r) = self.rq_san[n].front().filter(|r| r.at <= now) {

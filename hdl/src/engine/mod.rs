@@ -16,6 +16,7 @@
 //! word}` addressed, written by the parser's payload beats, read by delivery).
 
 use rust_hdl::prelude::*;
+use sanswitch_model::blocks::engine::cnt_block;
 use sanswitch_model::params::EngineParams;
 
 pub mod builder;
@@ -78,6 +79,7 @@ pub struct Engine<const A: usize> {
     pub s_axis_ac_addr: Signal<In, Bits<64>>,
     pub s_axis_ac_len: Signal<In, Bits<32>>,
     pub m_axis_ck_tready: Signal<In, Bit>,
+    pub cnt_rd_index: Signal<In, Bits<8>>,
 
     pub s_axis_cmd_tready: Signal<Out, Bit>,
     pub m_axis_cpl_tvalid: Signal<Out, Bit>,
@@ -120,6 +122,7 @@ pub struct Engine<const A: usize> {
     pub m_axis_ck_tvalid: Signal<Out, Bit>,
     pub m_axis_ck_grant: Signal<Out, Bit>,
     pub m_axis_ck_reason: Signal<Out, Bits<3>>,
+    pub cnt_rd_data: Signal<Out, Bits<32>>,
 
     cmdq: Fifo<CmdRec>,
     cplq: Fifo<CplRec>,
@@ -134,6 +137,12 @@ pub struct Engine<const A: usize> {
     delivery: Delivery,
     rxram: Ram<Bits<64>>,
     wptr: DFF<Bits<16>>,
+    /// The block the counter read port named the cycle before.
+    cnt_sel: DFF<Bits<3>>,
+    cnt_idx: Signal<Local, Bits<5>>,
+    k_cnt_parser: Param<Bits<3>>,
+    k_cnt_pool: Param<Bits<3>>,
+    k_cnt_seq: Param<Bits<3>>,
     k_conns: Param<Bits<8>>,
     k_recv_bufs: Param<Bits<8>>,
     k_buf_words: Param<Bits<16>>,
@@ -172,6 +181,9 @@ impl<const A: usize> Engine<A> {
             k_buf_words: param(p.buf_words() as u64),
             k_conn_shift: param(conn_shift),
             k_buf_shift: param(buf_shift),
+            k_cnt_parser: param(cnt_block::PARSER as u64),
+            k_cnt_pool: param(cnt_block::POOL as u64),
+            k_cnt_seq: param(cnt_block::SEQUENCER as u64),
             ..Default::default()
         }
     }
@@ -180,7 +192,7 @@ impl<const A: usize> Engine<A> {
 impl<const A: usize> Logic for Engine<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wptr);
+        dff_setup!(self, clock, wptr, cnt_sel);
         clock!(
             self, clock, cmdq, cplq, down_in, down_out, admit, parser, pool, seq, ctl, builder,
             delivery
@@ -225,7 +237,6 @@ impl<const A: usize> Logic for Engine<A> {
         self.seq.s_axis_cmd_lkey.next = 0.into();
         self.seq.m_axis_rsp_tready.next = false;
         self.seq.m_axis_cpl_tready.next = false;
-        self.seq.cnt_rd_index.next = 0.into();
         self.seq.m_axis_rq_tready.next = self.m_axis_rq_tready.val();
         self.m_axis_rq_tvalid.next = self.seq.m_axis_rq_tvalid.val();
         self.m_axis_rq_tag.next = self.seq.m_axis_rq_tag.val();
@@ -297,7 +308,25 @@ impl<const A: usize> Logic for Engine<A> {
         self.parser.s_axis_rx_tuser.next = self.admit.out_user.val();
         self.parser.m_axis_hdr_tready.next = self.ctl.take_hdr.val();
         self.parser.m_axis_pay_tready.next = true;
-        self.parser.cnt_rd_index.next = 0.into();
+        // The counter read port: every bank reads the index, the block is registered.
+        self.cnt_idx.next = self.cnt_rd_index.val().get_bits::<5>(0);
+        self.parser.cnt_rd_index.next = self.cnt_idx.val();
+        self.pool.cnt_rd_index.next = self.cnt_idx.val();
+        self.seq.cnt_rd_index.next = self.cnt_idx.val();
+        self.cnt_sel.d.next = self.cnt_rd_index.val().get_bits::<3>(5);
+        if self.reset.val() {
+            self.cnt_sel.d.next = 0.into();
+        }
+        self.cnt_rd_data.next = 0.into();
+        if self.cnt_sel.q.val() == self.k_cnt_parser.val() {
+            self.cnt_rd_data.next = self.parser.cnt_rd_data.val();
+        }
+        if self.cnt_sel.q.val() == self.k_cnt_pool.val() {
+            self.cnt_rd_data.next = self.pool.cnt_rd_data.val();
+        }
+        if self.cnt_sel.q.val() == self.k_cnt_seq.val() {
+            self.cnt_rd_data.next = self.seq.cnt_rd_data.val();
+        }
         self.pay_user.next = bit_cast::<32, 17>(self.parser.m_axis_pay_tuser.val());
         self.pay_conn.next = self.pay_user.val().get_bits::<8>(0);
         self.pay_buf.next = self.pay_user.val().get_bits::<8>(8);
@@ -354,7 +383,6 @@ impl<const A: usize> Logic for Engine<A> {
         self.pool.s_axis_req_c.next = self.ctl.pool_req.val().c;
         self.pool.s_axis_req_bufs.next = self.ctl.pool_req.val().bufs;
         self.pool.m_axis_resp_tready.next = true;
-        self.pool.cnt_rd_index.next = 0.into();
         self.ctl.pool_ready.next = self.pool.s_axis_req_tready.val();
         self.ctl.resp_valid.next = self.pool.m_axis_resp_tvalid.val();
         self.resp_rec.next.status = self.pool.m_axis_resp_status.val();

@@ -94,6 +94,9 @@ crate::ports! {
         s_axis_ac_addr: u64 = 64,
         s_axis_ac_len: u32 = 32,
         m_axis_ck_tready: bool = 1,
+        /// Counter read port: block `[7:5]` ([`cnt_block`]), counter `[4:0]` of that block's
+        /// bank; its value is on `cnt_rd_data` the next cycle.
+        cnt_rd_index: u8 = 8,
     }
 }
 
@@ -152,7 +155,17 @@ crate::ports! {
         m_axis_ck_tvalid: bool = 1,
         m_axis_ck_grant: bool = 1,
         m_axis_ck_reason: u8 = 3,
+        /// The counter `cnt_rd_index` named the cycle before (0 for a block that is not).
+        cnt_rd_data: u32 = 32,
     }
+}
+
+/// The blocks behind the engine's counter read port (`cnt_rd_index[7:5]`); each block's
+/// counters are documented with the block (`docs/HARDWARE.md`).
+pub mod cnt_block {
+    pub const PARSER: u8 = 0;
+    pub const POOL: u8 = 1;
+    pub const SEQUENCER: u8 = 2;
 }
 
 /// One beat of a byte stream.
@@ -197,6 +210,8 @@ pub struct EngineModel {
     pub rxmem: Vec<u64>,
     /// Payload write pointer of the message the parser is passing (words into its buffer).
     pub rx_wptr: usize,
+    /// The block the counter read port named the cycle before.
+    pub cnt_sel: u8,
 }
 
 impl EngineModel {
@@ -216,6 +231,7 @@ impl EngineModel {
             delivery: Delivery::new(&p),
             rxmem: vec![0; p.rx_words()],
             rx_wptr: 0,
+            cnt_sel: 0,
             p,
         }
     }
@@ -348,7 +364,7 @@ impl EngineModel {
             s_axis_ac_addr: i.s_axis_ac_addr,
             s_axis_ac_len: i.s_axis_ac_len,
             m_axis_ck_tready: i.m_axis_ck_tready,
-            cnt_rd_index: 0,
+            cnt_rd_index: i.cnt_rd_index & 0x1F,
             ..c
         }
     }
@@ -417,6 +433,12 @@ impl CycleModel for EngineModel {
             m_axis_ck_tvalid: w.seq_o.m_axis_ck_tvalid,
             m_axis_ck_grant: w.seq_o.m_axis_ck_grant,
             m_axis_ck_reason: w.seq_o.m_axis_ck_reason,
+            cnt_rd_data: match self.cnt_sel {
+                cnt_block::PARSER => w.po.cnt_rd_data,
+                cnt_block::POOL => w.pool_o.cnt_rd_data,
+                cnt_block::SEQUENCER => w.seq_o.cnt_rd_data,
+                _ => 0,
+            },
         }
     }
 
@@ -438,7 +460,12 @@ impl CycleModel for EngineModel {
             self.ctl.sweep = self.p.connections;
             return;
         }
-        let w = self.wires();
+        let mut w = self.wires();
+        // The counter read port: every bank reads the counter index, the block is registered.
+        let idx = i.cnt_rd_index & 0x1F;
+        w.parser_in.cnt_rd_index = idx;
+        w.pool_in.cnt_rd_index = idx;
+        self.cnt_sel = i.cnt_rd_index >> 5;
         // Receive-buffer RAM: the parser's payload beats, never past their buffer.
         if w.po.m_axis_pay_tvalid {
             let u = w.po.m_axis_pay_tuser;
