@@ -231,6 +231,7 @@ pub fn run(
             let node =
                 |n: usize| EngineModel::new(EngineParams { rdma_read: rdma_read[n], ..params });
             let mut pair = EnginePair::new(cfg.clone(), [node(0), node(1)]);
+            pair.rdma_read = rdma_read;
             drive(w, &mut pair, progress, make("model"))
         }
         Backend::Rtl => {

@@ -315,6 +315,9 @@ pub struct EnginePair<E> {
     pub rdma_failed: u64,
     /// RDMA requests the SAN made up (`PairConfig::junk_rdma`).
     pub rdma_junk: u64,
+    /// Whether each node's engine can RDMA-read (for the send paths counted; the engines'
+    /// parameters say it to the engines).
+    pub rdma_read: [bool; 2],
     /// When set, every handshake of a command, completion, host memory request, message's
     /// first and last beat, RDMA request, check and response is recorded here.
     pub trace: Option<Vec<PortEvent>>,
@@ -410,6 +413,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             rdma_denied: 0,
             rdma_failed: 0,
             rdma_junk: 0,
+            rdma_read: [cfg.params.rdma_read; 2],
             trace: None,
             rx_first: [true; 2],
             rd_beat: [0; 2],
@@ -1025,6 +1029,12 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         if mid == crate::wire::mid::DATA {
             st.bytes_inline += (word0 >> 32).saturating_sub(crate::wire::HEADER_BYTES as u64);
         }
+        // A receiver's SendByCopy turns the peer's large send to the copy path.
+        if mid == crate::wire::mid::SEND_BY_COPY
+            && let Some(st) = self.stats.get_mut(conn).map(|s| &mut s[1 - node])
+        {
+            st.sends_fallback += 1;
+        }
     }
 
     /// A message of `conn` left an engine: the injected abort fires on its count.
@@ -1109,16 +1119,22 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> Backend for EnginePair<E> {
     fn app(&mut self, conn: usize, node: usize, ev: Event) {
         match ev {
             Event::AppSend { req, data, urgent } => {
-                if !data.is_empty() {
-                    self.stats[conn][node].sends_copy += 1;
+                // The path each send takes: copy, or zero-copy in the mode of the receiver's
+                // capability (as the sans-IO endpoints count them).
+                let p = &self.cfg.params;
+                let large = p.zero_copy() && !urgent && data.len() > p.rdma_threshold as usize;
+                let st = &mut self.stats[conn][node];
+                match (large, self.rdma_read[1 - node]) {
+                    (false, _) if data.is_empty() => {}
+                    (false, _) => st.sends_copy += 1,
+                    (true, true) => st.sends_read += 1,
+                    (true, false) => st.sends_write += 1,
                 }
                 let addr = self.alloc(node, data.len());
                 let mem = &mut self.nodes[node].mem;
                 mem.write(addr, &data);
                 mem.lend(addr, data.len() as u64, false);
                 let op = if urgent { Opcode::SendUrgent } else { Opcode::Send };
-                let p = &self.cfg.params;
-                let large = p.zero_copy() && !urgent && data.len() > p.rdma_threshold as usize;
                 let p = Pending::Send { conn, req, addr, large };
                 self.submit(node, cmd(op, conn, addr, data.len() as u32, 0), p);
             }
