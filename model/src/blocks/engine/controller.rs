@@ -976,8 +976,10 @@ impl Controller {
             // The landing receive completes with its transfer (or now, if that is done).
             if w.c.rx_x == RxX::Landed {
                 w.c.rx_x = RxX::None;
-                let q = w.c.rq.pop().expect("the landing receive");
-                w.fx.cpl = Some(cpl_of(conn, q.tag, Opcode::PostRecv.code(), Ok(w.c.rx_total)));
+                if let Some(q) = w.c.rq.pop() {
+                    let n = w.c.rx_total;
+                    w.fx.cpl = Some(cpl_of(conn, q.tag, Opcode::PostRecv.code(), Ok(n)));
+                }
             }
         } else {
             let q = w.c.rq.pop().expect("checked");
@@ -1018,7 +1020,14 @@ impl Controller {
         match opc {
             Opcode::Open => {
                 let idle = matches!(st, St::Free | St::Open | St::Closed | St::Aborted);
-                if !idle || w.c.dlv_busy || w.c.tx_inflight > 0 || w.c.flush_pending.is_some() {
+                // Not while anything of the last session is in a unit (an aborted transfer
+                // ends only once its RDMA requests in flight are answered).
+                if !idle
+                    || w.c.dlv_busy
+                    || w.c.tx_inflight > 0
+                    || w.c.flush_pending.is_some()
+                    || w.c.op_live
+                {
                     done(&mut w, Err(WsaError::Inval));
                     return Next::Apply(w);
                 }
@@ -1099,8 +1108,10 @@ impl Controller {
                 if matches!(st, St::Free | St::Closed | St::Aborted) || w.c.closing {
                     return Next::Apply(w);
                 }
-                if !w.c.held.is_empty() || st != St::Established {
-                    // Closing with data unread, or before the session is up, is abortive.
+                if !w.c.held.is_empty() || st != St::Established || w.c.rx_x != RxX::None {
+                    // Closing with data unread, or before the session is up, is abortive; so
+                    // is closing while a transfer lands in a posted receive (a graceful close
+                    // hands the receives back, and the peer may still write into that one).
                     return self.abort(w, WsaError::OperationAborted, true);
                 }
                 w.c.closing = true;

@@ -455,9 +455,10 @@ impl Controller {
                     c.rx_x = RxX::Landed;
                 } else {
                     c.rx_x = RxX::None;
-                    let q = c.rq.pop().expect("the landing receive");
-                    let total = c.rx_total;
-                    w.fx.cpl = Some(cpl_of(conn, q.tag, Opcode::PostRecv.code(), Ok(total)));
+                    if let Some(q) = c.rq.pop() {
+                        let total = c.rx_total;
+                        w.fx.cpl = Some(cpl_of(conn, q.tag, Opcode::PostRecv.code(), Ok(total)));
+                    }
                 }
                 self.finish(w, repost)
             }
@@ -482,8 +483,9 @@ impl Controller {
             {
                 h.land = false;
             }
-        } else if c.rx_inline > 0 {
-            let q = c.rq.pop().expect("the landing receive");
+        } else if c.rx_inline > 0
+            && let Some(q) = c.rq.pop()
+        {
             let n = c.rx_inline;
             w.fx.cpl = Some(cpl_of(conn, q.tag, Opcode::PostRecv.code(), Ok(n)));
         }
