@@ -356,6 +356,15 @@ impl EnginePair<EngineModel> {
         let p = cfg.params;
         Self::new(cfg, [EngineModel::new(p), EngineModel::new(p)])
     }
+
+    /// Run `cycles` more cycles (the wire goes quiet: last credit updates, teardowns), then
+    /// what each engine still holds (`EngineModel::leaks`), by node: empty after a workload.
+    pub fn leaks_when_quiet(&mut self, cycles: u64) -> Vec<(usize, String)> {
+        for _ in 0..cycles {
+            self.cycle();
+        }
+        (0..2).flat_map(|n| self.engine(n).leaks().into_iter().map(move |l| (n, l))).collect()
+    }
 }
 
 impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {

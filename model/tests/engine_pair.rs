@@ -32,13 +32,8 @@ fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workl
 /// Once the workload is done and the wire is quiet, neither engine holds anything: no
 /// request, no job, no open pool of a closed connection (buffers and credits returned).
 fn no_leaks(pair: &mut EnginePair<sanswitch_model::blocks::engine::EngineModel>, seed: u64) {
-    for _ in 0..2_000 {
-        pair.cycle();
-    }
-    for n in 0..2 {
-        let l = pair.engine(n).leaks();
-        assert!(l.is_empty(), "seed {seed}: node {n} holds {l:#?}");
-    }
+    let l = pair.leaks_when_quiet(2_000);
+    assert!(l.is_empty(), "seed {seed}: the engines hold {l:#?}");
 }
 
 fn differential(seed: u64, stall: f64, sends: usize, max_size: usize) {

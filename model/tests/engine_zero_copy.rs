@@ -38,13 +38,8 @@ fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workl
 }
 
 fn no_leaks(pair: &mut EnginePair<EngineModel>, what: &str) {
-    for _ in 0..2_000 {
-        pair.cycle();
-    }
-    for n in 0..2 {
-        let l = pair.engine(n).leaks();
-        assert!(l.is_empty(), "{what}: node {n} holds {l:#?}");
-    }
+    let l = pair.leaks_when_quiet(2_000);
+    assert!(l.is_empty(), "{what}: the engines hold {l:#?}");
 }
 
 /// Runs `w` on the sans-IO pair and on two engine models; returns the pair.
