@@ -81,6 +81,11 @@ pub fn cosim_blocks() -> Vec<CosimBlock> {
         b("pool", BlockName::Pool, d),
         b("sequencer", BlockName::Sequencer, d),
         b("engine", BlockName::Engine, d),
+        b(
+            "engine_write",
+            BlockName::Engine,
+            EngineParams { engine: d.engine.without_rdma_read(), ..d },
+        ),
         b("parser_small", BlockName::Parser, s),
         b("pool_small", BlockName::Pool, s),
         b("sequencer_small", BlockName::Sequencer, s),

@@ -67,7 +67,7 @@ impl Default for Config {
             recv_bufs: 8,
             buf_size: 4096,
             rdma_read: true,
-            rdma_threshold: 16 * 1024,
+            rdma_threshold: crate::params::DEFAULT_RDMA_THRESHOLD,
             rdma_segment: 64 * 1024,
             rdma_window: 4,
             initial_seq: 1,

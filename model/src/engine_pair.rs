@@ -271,6 +271,8 @@ pub struct EnginePair<E> {
     outputs: Vec<AppOutput>,
     conns: usize,
     aborted: Vec<[bool; 2]>,
+    /// Connections a malformed message was injected on (either direction).
+    malformed_on: Vec<bool>,
     stats: Vec<[Stats; 2]>,
     problems: Vec<String>,
     /// Beats each engine sent on the SAN.
@@ -350,6 +352,10 @@ pub fn abort_bound_cycles(p: &EngineParams, dma_latency: u64, stall: f64) -> u64
     ((builder + delivery + flush + others) as f64 / (1.0 - stall)).ceil() as u64
 }
 
+fn e_is(err: Option<WsaError>, e: WsaError) -> bool {
+    err == Some(e)
+}
+
 impl EnginePair<EngineModel> {
     /// Two engine cycle models.
     pub fn models(cfg: PairConfig) -> Self {
@@ -399,6 +405,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             outputs: Vec::new(),
             conns: 0,
             aborted: Vec::new(),
+            malformed_on: Vec::new(),
             stats: Vec::new(),
             problems: Vec::new(),
             san_beats: [0; 2],
@@ -506,6 +513,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         self.outputs.clear();
         self.conns = 0;
         self.aborted.clear();
+        self.malformed_on.clear();
         self.stats.clear();
         self.msgs.clear();
         self.gated.clear();
@@ -693,6 +701,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                     && self.rng.gen_bool(self.cfg.malformed)
                 {
                     self.malform(&mut b);
+                    if let Some(m) = self.malformed_on.get_mut(o.m_axis_tx_tuser as usize) {
+                        *m = true;
+                    }
                 }
                 self.tx_first[n] = b.last;
                 self.message_bytes[n] += b.keep.count_ones() as u64;
@@ -989,8 +1000,12 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 (conn, Some(Action::CompleteRecv { req, result }))
             }
             Pending::Control { conn, op } => {
+                // A malformed message in the handshake resets the peer's end, and its
+                // teardown refuses our CONNECT (and what follows on the dead connection).
+                let refused = e_is(err, WsaError::ConnRefused) && self.malformed_on[conn];
                 if let Some(e) = err
                     && !self.aborted[conn][n]
+                    && !refused
                     && !matches!(e, WsaError::ConnReset | WsaError::OperationAborted)
                 {
                     self.problems
@@ -1023,7 +1038,8 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         if let Some(action) = action {
             self.outputs.push(AppOutput { conn, node: n, time_ns, action });
         }
-        if matches!(err, Some(WsaError::ConnReset | WsaError::OperationAborted)) {
+        let refused = e_is(err, WsaError::ConnRefused) && self.malformed_on[conn];
+        if matches!(err, Some(WsaError::ConnReset | WsaError::OperationAborted)) || refused {
             self.mark_aborted(conn, n);
         }
     }
@@ -1107,6 +1123,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> Backend for EnginePair<E> {
         let conn = self.conns;
         self.conns += 1;
         self.aborted.push([false; 2]);
+        self.malformed_on.push(false);
         self.stats.push(Default::default());
         self.msgs.push(0);
         self.gated.resize(conn + 1, None);

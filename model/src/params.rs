@@ -189,10 +189,10 @@ pub struct EngineParams {
     /// This engine's provider can RDMA-read (announced in Hello).
     pub rdma_read: bool,
     /// Sends of more bytes than this (not urgent) take a zero-copy path, by RDMA read when
-    /// the peer can read, else by RDMA write (SO_RDMA_THRESHOLD_SIZE). [`NO_ZERO_COPY`]
-    /// (the default, while the HDL controller has no zero-copy paths): every byte travels
-    /// inside control messages, and a zero-copy message from the peer is a protocol
-    /// violation.
+    /// the peer can read, else by RDMA write (SO_RDMA_THRESHOLD_SIZE; default
+    /// [`DEFAULT_RDMA_THRESHOLD`]). [`NO_ZERO_COPY`]: an engine without the zero-copy paths
+    /// (every byte travels inside control messages, a zero-copy message from the peer is a
+    /// protocol violation, and synthesis prunes the sequencer's command side).
     pub rdma_threshold: u32,
     /// The sequencer's registration-table entries (a power of two, 2..=32): regions
     /// registered at once, over every connection. A send whose source cannot be registered
@@ -210,6 +210,9 @@ pub struct EngineParams {
 /// `EngineParams::rdma_threshold` of an engine without the zero-copy paths.
 pub const NO_ZERO_COPY: u32 = u32::MAX;
 
+/// The default `rdma_threshold`, the engine's and the sans-IO endpoint's.
+pub const DEFAULT_RDMA_THRESHOLD: u32 = 16 * 1024;
+
 impl Default for EngineParams {
     fn default() -> Self {
         EngineParams {
@@ -219,7 +222,7 @@ impl Default for EngineParams {
             buf_size: 1024,
             queue_depth: 4,
             rdma_read: true,
-            rdma_threshold: NO_ZERO_COPY,
+            rdma_threshold: DEFAULT_RDMA_THRESHOLD,
             reg_entries: 32,
             rdma_ops: 4,
             rdma_segment: 4096,
@@ -245,6 +248,11 @@ impl EngineParams {
             return Err("rdma_threshold must be at least buf_size".into());
         }
         self.sequencer().validate()
+    }
+
+    /// The same engine on a provider that cannot RDMA-read (sends into it go by RDMA write).
+    pub fn without_rdma_read(self) -> Self {
+        EngineParams { rdma_read: false, ..self }
     }
 
     /// Whether sends above `rdma_threshold` go zero-copy (and the peer's may).

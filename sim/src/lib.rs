@@ -317,8 +317,12 @@ modules! {
     Pool, VPool, "pool", PoolIn, PoolOut;
     /// The RDMA read/write sequencer (`hdl/src/sequencer.rs`), default parameters.
     Sequencer, VSequencer, "sequencer", SequencerIn, SequencerOut;
-    /// The engine (`hdl/src/engine/`), default parameters.
+    /// The engine (`hdl/src/engine/`), default parameters (zero-copy sends by RDMA read
+    /// into it: it can read).
     Engine, VEngine, "engine", EngineIn, EngineOut;
+    /// The engine at default parameters but without RDMA read (zero-copy sends into it go
+    /// by RDMA write).
+    EngineWrite, VEngineWrite, "engine_write", EngineIn, EngineOut;
     /// The parser at `EngineParams::small()`.
     ParserSmall, VParserSmall, "parser_small", ParserIn, ParserOut;
     /// The pool manager at `EngineParams::small()`.

@@ -11,16 +11,33 @@ use sanswitch_model::endpoint::Config;
 use sanswitch_model::engine_pair::{EnginePair, PairConfig};
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::workload::{Workload, run_on};
-use sanswitch_sim::{Checked, VEngine};
+use sanswitch_sim::{Checked, Dut, VEngine, VEngineWrite};
 
 type CheckedEngine = Checked<EngineModel, VEngine>;
 
-fn checked(p: EngineParams) -> CheckedEngine {
-    let mut c = Checked::new(EngineModel::new(p), Rc::new(VEngine::new));
+/// The engine model and a Verilated engine of the same parameters, in lockstep.
+fn checked_with<D>(p: EngineParams, make: fn() -> D) -> Checked<EngineModel, D>
+where
+    D: Dut<
+            In = sanswitch_model::blocks::engine::EngineIn,
+            Out = sanswitch_model::blocks::engine::EngineOut,
+        > + 'static,
+{
+    let mut c = Checked::new(EngineModel::new(p), Rc::new(make));
     c.describe = Some(Box::new(|m: &EngineModel| {
         format!("\nmodel: phase {:?}\nlast events: {:#?}", m.ctl.phase, m.ctl.trace)
     }));
     c
+}
+
+fn checked(p: EngineParams) -> CheckedEngine {
+    checked_with(p, VEngine::new)
+}
+
+/// The Verilated engines' parameters: `engine` reads, `engine_write` does not (sends into
+/// it go by RDMA write).
+fn params(read: bool) -> EngineParams {
+    EngineParams { rdma_read: read, ..EngineParams::default() }
 }
 
 fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workload {
@@ -30,45 +47,106 @@ fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workl
         sends,
         max_size,
         urgent_share: 0.05,
+        rdma_read: [Some(p.rdma_read); 2],
         sends_outstanding: p.queue_depth as usize,
         recvs_outstanding: p.queue_depth as usize - 1,
-        recv_max: 4096,
+        // Receives large enough that many large sends land in them zero-copy; the rest
+        // fall back to the copy path.
+        recv_max: 96 * 1024,
         endpoint: Config {
             send_bufs: p.send_bufs as u16,
             recv_bufs: p.recv_bufs as u16,
             buf_size: p.buf_size,
-            rdma_threshold: u32::MAX,
+            rdma_threshold: p.rdma_threshold,
             ..Config::default()
         },
         ..Workload::default()
     }
 }
 
-fn run(seed: u64, stall: f64, sends: usize, max_size: usize) -> u64 {
-    let p = EngineParams::default();
-    let w = workload(seed, &p, sends, max_size);
-    let cfg = PairConfig { params: p, stall, seed, ..PairConfig::default() };
-    let mut pair = EnginePair::new(cfg, [checked(p), checked(p)]);
+fn run_pair<D>(read: bool, make: fn() -> D, seed: u64, stall: f64, sends: usize, max: usize)
+where
+    D: Dut<
+            In = sanswitch_model::blocks::engine::EngineIn,
+            Out = sanswitch_model::blocks::engine::EngineOut,
+        > + 'static,
+{
+    let p = params(read);
+    let w = workload(seed, &p, sends, max);
+    let cfg = PairConfig { params: p, stall, seed, rdma_errors: 0.01, ..PairConfig::default() };
+    let mut pair = EnginePair::new(cfg, [checked_with(p, make), checked_with(p, make)]);
     let s = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
     assert!(s.intact, "seed {seed}: {:?}", s.problems);
-    pair.cycle
+    for _ in 0..2_000 {
+        pair.cycle();
+    }
+    for n in 0..2 {
+        let l = pair.engine(n).model.leaks();
+        assert!(l.is_empty(), "seed {seed}: engine {n} holds {l:#?}");
+    }
+    eprintln!(
+        "read {read} seed {seed}: {} cycles in lockstep, RDMA requests {:?}, bytes {:?}",
+        pair.cycle, pair.rdma_requests, pair.rdma_bytes
+    );
+    assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "seed {seed}: some bytes went by RDMA");
 }
 
 #[test]
 fn engine_lockstep_copy_path() {
-    let cycles = run(1, 0.2, 40, 6000);
-    eprintln!("{cycles} cycles in lockstep, both engines");
+    let p = params(true);
+    let w = workload(1, &p, 40, 6000);
+    let cfg = PairConfig { params: p, stall: 0.2, seed: 1, ..PairConfig::default() };
+    let mut pair = EnginePair::new(cfg, [checked(p), checked(p)]);
+    let s = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
+    assert!(s.intact, "{:?}", s.problems);
+    eprintln!("{} cycles in lockstep, both engines", pair.cycle);
+}
+
+/// Large sends by RDMA read (both engines can read), with RDMA errors.
+#[test]
+fn engine_lockstep_zero_copy_read() {
+    for seed in 0..3 {
+        run_pair(true, VEngine::new, 10 + seed, 0.2, 16, 100_000);
+    }
+}
+
+/// Large sends by RDMA write (neither engine can read), with RDMA errors.
+#[test]
+fn engine_lockstep_zero_copy_write() {
+    for seed in 0..3 {
+        run_pair(false, VEngineWrite::new, 20 + seed, 0.2, 16, 100_000);
+    }
 }
 
 /// The CI run: over a million cycles of both engines in lockstep, workload after workload
 /// on the same pair with a reset between them (mid-traffic state swept away), random
 /// backpressure on every port, malformed messages on the SAN (each resets its connection,
 /// and the teardown resets the peer's), commands the engines must refuse, RDMA requests
-/// nobody made (the sequencer inside each engine denies them at its check port) and stale
-/// RDMA responses (dropped), sends up to 64 KiB.
+/// nobody made (the sequencer inside each engine denies them at its check port), stale
+/// RDMA responses (dropped) and failed ones, sends up to 64 KiB: the larger by RDMA read in
+/// the first part, by RDMA write in the second (the engine without RDMA read).
 #[test]
 fn engine_lockstep_one_million_cycles() {
-    let p = EngineParams::default();
+    let mut total = 0;
+    for (read, cycles) in [(true, 600_000), (false, 400_000)] {
+        total += if read {
+            million_part(read, VEngine::new, cycles)
+        } else {
+            million_part(read, VEngineWrite::new, cycles)
+        };
+    }
+    eprintln!("{total} cycles in lockstep in all");
+    assert!(total >= 1_000_000);
+}
+
+fn million_part<D>(read: bool, make: fn() -> D, cycles: u64) -> u64
+where
+    D: Dut<
+            In = sanswitch_model::blocks::engine::EngineIn,
+            Out = sanswitch_model::blocks::engine::EngineOut,
+        > + 'static,
+{
+    let p = params(read);
     let cfg = PairConfig {
         params: p,
         stall: 0.2,
@@ -76,12 +154,13 @@ fn engine_lockstep_one_million_cycles() {
         malformed: 0.003,
         junk_cmds: 0.0005,
         junk_rdma: 0.002,
+        rdma_errors: 0.01,
         ..PairConfig::default()
     };
-    let mut pair = EnginePair::new(cfg.clone(), [checked(p), checked(p)]);
+    let mut pair = EnginePair::new(cfg.clone(), [checked_with(p, make), checked_with(p, make)]);
     let mut round = 0;
     let mut resets = 0;
-    while pair.cycle < 1_000_000 {
+    while pair.cycle < cycles {
         // Alternate few busy connections with every connection the engine has.
         let mut w = workload(5000 + round, &p, 60, 64 * 1024);
         w.connections = if round % 2 == 0 { 4 } else { p.connections as usize };
@@ -89,7 +168,7 @@ fn engine_lockstep_one_million_cycles() {
             w.sends = 8;
         }
         let s = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
-        assert!(s.intact, "round {round}: {:?}", s.problems);
+        assert!(s.intact, "read {read} round {round}: {:?}", s.problems);
         // Reset in the middle of whatever is left (teardowns, credit updates in flight).
         pair.reset();
         resets += 1;
@@ -97,18 +176,22 @@ fn engine_lockstep_one_million_cycles() {
     }
     let [a, b] = [pair.engine(0), pair.engine(1)];
     eprintln!(
-        "{} cycles in lockstep, {round} workloads, {resets} resets, {} malformed messages, \
-         {} refused commands, {} teardowns, {} made-up RDMA requests ({} denied)",
+        "read {read}: {} cycles in lockstep, {round} workloads, {resets} resets, {} malformed \
+         messages, {} refused commands, {} teardowns, {} made-up RDMA requests ({} denied), \
+         RDMA requests {:?}, bytes {:?}",
         a.cycles.max(b.cycles),
         pair.malformed_injected,
         pair.junk_injected,
         pair.downs,
         pair.rdma_junk,
-        pair.rdma_denied
+        pair.rdma_denied,
+        pair.rdma_requests,
+        pair.rdma_bytes
     );
-    assert!(pair.malformed_injected > 10 && pair.junk_injected > 100 && pair.downs > 10);
+    assert!(pair.malformed_injected > 5 && pair.junk_injected > 50 && pair.downs > 5);
+    assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "some bytes went by RDMA");
     // Every made-up request was checked and denied, except those a reset swept away.
-    assert!(pair.rdma_junk > 1000 && pair.rdma_denied > pair.rdma_junk * 9 / 10);
+    assert!(pair.rdma_junk > 500 && pair.rdma_denied > pair.rdma_junk * 9 / 10);
     // Every teardown completed what was outstanding within the stated bound.
     let bound = sanswitch_model::engine_pair::abort_bound_cycles(&p, cfg.dma_latency, cfg.stall);
     eprintln!(
@@ -116,6 +199,7 @@ fn engine_lockstep_one_million_cycles() {
         pair.worst_abort_cycles, pair.worst_abort
     );
     assert!(pair.worst_abort_cycles > 0 && pair.worst_abort_cycles <= bound);
+    pair.cycle
 }
 
 /// The engine model with one deliberate bug: a completion's byte count one too many on every
@@ -145,7 +229,7 @@ impl sanswitch_model::ports::CycleModel for Buggy {
 
 #[test]
 fn engine_lockstep_catches_a_wrong_byte_count() {
-    let p = EngineParams::default();
+    let p = params(true);
     let w = workload(3, &p, 40, 6000);
     let cfg = PairConfig { params: p, seed: 3, ..PairConfig::default() };
     let bad = || Checked::new(Buggy { m: EngineModel::new(p), cpls: 0 }, Rc::new(VEngine::new));
@@ -173,7 +257,7 @@ fn connect_to_a_connection_nobody_opened_is_refused() {
     use sanswitch_model::ports::CycleModel;
     use sanswitch_model::status::WsaError;
 
-    let p = EngineParams::default();
+    let p = params(true);
     let (mut a, mut b) = (checked(p), checked(p));
     let reset = EngineIn { reset: true, ..EngineIn::default() };
     for e in [&mut a, &mut b] {

@@ -34,11 +34,7 @@ use crate::parser::ControlParser;
 use crate::pool::PoolManager;
 use crate::sequencer::Sequencer;
 use crate::widgets::{Fifo, Param, Ram, param};
-use records::{CmdRec, CplRec, HdrRec, PoolResp};
-
-/// Why [`Engine::new`] refuses a finite `rdma_threshold`.
-pub const NO_ZERO_COPY_YET: &str = "the engine's HDL controller has no zero-copy paths yet \
-    (the cycle model has them): rdma_threshold must be NO_ZERO_COPY";
+use records::{CmdRec, CplRec, HdrRec, PoolResp, SeqRsp, XferRec};
 
 /// The engine; `A` is the pool manager's state-RAM address width.
 #[derive(LogicBlock, Default)]
@@ -155,12 +151,13 @@ pub struct Engine<const A: usize> {
     pay_conn: Signal<Local, Bits<8>>,
     pay_buf: Signal<Local, Bits<8>>,
     cpl_head: Signal<Local, CplRec>,
+    rsp_rec: Signal<Local, SeqRsp>,
+    xfer_rec: Signal<Local, XferRec>,
 }
 
 impl<const A: usize> Engine<A> {
     pub fn new(p: &EngineParams) -> Self {
         p.validate().expect("valid engine parameters");
-        assert!(!p.zero_copy(), "{}", NO_ZERO_COPY_YET);
         let buf_shift = p.buf_words().trailing_zeros() as u64;
         let conn_shift = buf_shift + p.recv_slots().trailing_zeros() as u64;
         Engine {
@@ -223,20 +220,33 @@ impl<const A: usize> Logic for Engine<A> {
         self.delivery.reset.next = self.reset.val();
         self.seq.reset.next = self.reset.val();
 
-        // The sequencer: its RDMA requests and responses, and the peer's access checks, are
-        // the SAN port's; the controller issues no command to it yet (no zero-copy paths).
-        self.seq.s_axis_cmd_tvalid.next = false;
-        self.seq.s_axis_cmd_op.next = 0.into();
-        self.seq.s_axis_cmd_conn.next = 0.into();
-        self.seq.s_axis_cmd_access.next = 0.into();
+        // The sequencer: the controller's commands and their answers, its completion
+        // requests; its RDMA requests and responses, and the peer's access checks, are the
+        // SAN port's.
+        self.seq.s_axis_cmd_tvalid.next = self.ctl.seq_valid.val();
+        self.seq.s_axis_cmd_op.next = self.ctl.seq_cmd.val().op;
+        self.seq.s_axis_cmd_conn.next = self.ctl.seq_cmd.val().conn;
+        self.seq.s_axis_cmd_access.next = self.ctl.seq_cmd.val().access;
         self.seq.s_axis_cmd_nomem.next = false;
-        self.seq.s_axis_cmd_xfer.next = 0.into();
-        self.seq.s_axis_cmd_addr.next = 0.into();
-        self.seq.s_axis_cmd_key.next = 0.into();
-        self.seq.s_axis_cmd_len.next = 0.into();
-        self.seq.s_axis_cmd_lkey.next = 0.into();
-        self.seq.m_axis_rsp_tready.next = false;
-        self.seq.m_axis_cpl_tready.next = false;
+        self.seq.s_axis_cmd_xfer.next = self.ctl.seq_cmd.val().xfer;
+        self.seq.s_axis_cmd_addr.next = self.ctl.seq_cmd.val().addr;
+        self.seq.s_axis_cmd_key.next = self.ctl.seq_cmd.val().key;
+        self.seq.s_axis_cmd_len.next = self.ctl.seq_cmd.val().len;
+        self.seq.s_axis_cmd_lkey.next = self.ctl.seq_cmd.val().lkey;
+        self.ctl.seq_ready.next = self.seq.s_axis_cmd_tready.val();
+        self.seq.m_axis_rsp_tready.next = self.ctl.take_rsp.val();
+        self.ctl.rsp_valid.next = self.seq.m_axis_rsp_tvalid.val();
+        self.rsp_rec.next.status = self.seq.m_axis_rsp_status.val();
+        self.rsp_rec.next.key = self.seq.m_axis_rsp_key.val();
+        self.ctl.rsp.next = self.rsp_rec.val();
+        self.seq.m_axis_cpl_tready.next = self.ctl.take_xfer.val();
+        self.ctl.xfer_valid.next = self.seq.m_axis_cpl_tvalid.val();
+        self.xfer_rec.next.conn = self.seq.m_axis_cpl_conn.val();
+        self.xfer_rec.next.xfer = self.seq.m_axis_cpl_xfer.val();
+        self.xfer_rec.next.bytes = self.seq.m_axis_cpl_bytes.val();
+        self.xfer_rec.next.write = self.seq.m_axis_cpl_write.val();
+        self.xfer_rec.next.status = self.seq.m_axis_cpl_status.val();
+        self.ctl.xfer.next = self.xfer_rec.val();
         self.seq.m_axis_rq_tready.next = self.m_axis_rq_tready.val();
         self.m_axis_rq_tvalid.next = self.seq.m_axis_rq_tvalid.val();
         self.m_axis_rq_tag.next = self.seq.m_axis_rq_tag.val();
@@ -358,6 +368,9 @@ impl<const A: usize> Logic for Engine<A> {
         self.hdr_rec.next.mseq = self.parser.m_axis_hdr_mseq.val();
         self.hdr_rec.next.ack = self.parser.m_axis_hdr_mseq_ack.val();
         self.hdr_rec.next.ext = self.parser.m_axis_hdr_ext.val();
+        self.hdr_rec.next.daddr = self.parser.m_axis_hdr_desc_addr.val();
+        self.hdr_rec.next.dkey = self.parser.m_axis_hdr_desc_key.val();
+        self.hdr_rec.next.dlen = self.parser.m_axis_hdr_desc_len.val();
 
         // The controller and the pool manager.
         self.ctl.ovr_valid.next = self.admit.ovr_valid.val();

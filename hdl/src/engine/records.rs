@@ -64,6 +64,8 @@ pub struct DlvJob {
     pub addr: Bits<64>,
     pub urgent: Bit,
     pub last_of_buf: Bit,
+    /// The inline bytes of a LargeSend landing zero-copy (the model's `DlvJob::land`).
+    pub land: Bit,
 }
 
 /// A queued send (the model's `controller::SqEnt`).
@@ -83,7 +85,9 @@ pub struct RqEnt {
     pub len: Bits<32>,
 }
 
-/// A receive buffer holding payload (the model's `controller::Held`).
+/// A receive buffer holding payload (the model's `controller::Held`; its `land` is the
+/// connection word's `held_land`: only the head entry can be a landing one, since a
+/// LargeSend lands only when nothing is held, and nothing is queued behind it while it lands).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct HeldEnt {
     pub buf: Bits<8>,
@@ -123,6 +127,25 @@ pub struct ConnWord {
     pub fl_v: Bit,
     pub fl_all: Bit,
     pub fl_err: Bits<16>,
+    /// The zero-copy state (the model's `tx_x`, `rx_x` and their fields; `codes::tx_x`,
+    /// `codes::rx_x`). The owed messages: `tx_due` a WriteComplete of `tx_xfer` carrying
+    /// `tx_due_bytes`; `rx_due` (`codes::due`) a SendByCopy, ReadComplete or SinkAvail of
+    /// `rx_due_xfer`, whose other fields follow from the `rx_*` ones.
+    pub tx_x: Bits<3>,
+    pub tx_key: Bits<32>,
+    pub tx_xfer: Bits<32>,
+    pub rx_x: Bits<2>,
+    pub rx_key: Bits<32>,
+    pub rx_xfer: Bits<32>,
+    pub rx_total: Bits<32>,
+    pub rx_inline: Bits<32>,
+    pub rx_inline_due: Bit,
+    pub held_land: Bit,
+    pub tx_due: Bit,
+    pub tx_due_bytes: Bits<32>,
+    pub rx_due: Bits<2>,
+    pub rx_due_xfer: Bits<32>,
+    pub op_live: Bit,
 }
 
 /// The parser's header record, as the controller keeps it.
@@ -137,6 +160,39 @@ pub struct HdrRec {
     pub mseq: Bits<32>,
     pub ack: Bits<32>,
     pub ext: Bits<64>,
+    pub daddr: Bits<64>,
+    pub dkey: Bits<32>,
+    pub dlen: Bits<32>,
+}
+
+/// A sequencer command (`s_axis_cmd_*` of [`crate::sequencer::Sequencer`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct SeqCmd {
+    pub op: Bits<3>,
+    pub conn: Bits<8>,
+    pub access: Bits<2>,
+    pub xfer: Bits<32>,
+    pub addr: Bits<64>,
+    pub key: Bits<32>,
+    pub len: Bits<32>,
+    pub lkey: Bits<32>,
+}
+
+/// The sequencer's answer to a command (the fields the controller reads).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct SeqRsp {
+    pub status: Bits<3>,
+    pub key: Bits<32>,
+}
+
+/// The sequencer's completion request: a transfer ended (the model's `sequencer::CplRec`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct XferRec {
+    pub conn: Bits<8>,
+    pub xfer: Bits<32>,
+    pub bytes: Bits<32>,
+    pub write: Bit,
+    pub status: Bits<3>,
 }
 
 /// A pool manager request.
@@ -207,7 +263,9 @@ pub struct Work {
 }
 
 /// What to do next (the model's `Next`, with its shared tails named): `code` one of
-/// `act::*`; for `POOL`, the request and its continuation (`cont::*` and its arguments).
+/// `act::*`; for `POOL`, the request and its continuation (`cont::*` and its arguments); for
+/// `SEQ`, the sequencer command and its continuation (`zk`, one of `zk::*`, with `zrep`:
+/// post the message's buffer `kbuf` again once done, and `znotify`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct Act {
     pub code: Bits<3>,
@@ -219,4 +277,8 @@ pub struct Act {
     pub kpay: Bits<32>,
     pub kerr: Bits<16>,
     pub notify: Bit,
+    pub seq: SeqCmd,
+    pub zk: Bits<4>,
+    pub zrep: Bit,
+    pub znotify: Bit,
 }

@@ -4,15 +4,21 @@
 //! # Ports
 //! - `step` (in): the continuation (`act.cont` and its arguments) of the request answered.
 //! - `w_in` (in): the event as handled so far; `sq_f` (in): the head of its send queue.
-//! - `resp` (in): the answer.
+//! - `resp` (in): the answer; `hdr` (in): the event's header; `rq_f` (in): the head of its
+//!   receive queue.
 //! - `w` (out), `act` (out): as [`super::start::CtlStart`]'s.
+//!
+//! The zero-copy answers go to [`CtlZMsg`] (a zero-copy message the pool took) and
+//! [`CtlZPool`] (`cont` 12 and 13), whose decisions stand for those answers.
 
 use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 use super::super::records::{
-    Act, ConnWord, CplRec, Fx, HeldEnt, Pend, PoolReq, PoolResp, SqEnt, TxJob, Work,
+    Act, ConnWord, CplRec, Fx, HdrRec, HeldEnt, Pend, PoolReq, PoolResp, RqEnt, SeqCmd, SqEnt,
+    TxJob, Work,
 };
+use super::{CtlZMsg, CtlZPool};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -21,8 +27,17 @@ pub struct CtlCont {
     pub w_in: Signal<In, Work>,
     pub sq_f: Signal<In, SqEnt>,
     pub resp: Signal<In, PoolResp>,
+    pub hdr: Signal<In, HdrRec>,
+    pub rq_f: Signal<In, RqEnt>,
     pub w: Signal<Out, Work>,
     pub act: Signal<Out, Act>,
+    zmsg: CtlZMsg,
+    zpool: CtlZPool,
+    /// The engine has the zero-copy paths (else their messages are violations).
+    k_zc: Param<Bit>,
+    k_zero_seq: Param<SeqCmd>,
+    sc: Signal<Local, SeqCmd>,
+    zmid: Signal<Local, Bit>,
     k_hello_ext: Param<Bits<64>>,
     k_zero_act: Param<Act>,
     k_zero_job: Param<TxJob>,
@@ -53,7 +68,12 @@ pub struct CtlCont {
 impl CtlCont {
     pub fn new(p: &EngineParams) -> Self {
         let ext = sanswitch_model::blocks::engine::controller::hello_ext(p.rdma_read, p.buf_size);
-        CtlCont { k_hello_ext: param(ext), ..Default::default() }
+        CtlCont {
+            k_hello_ext: param(ext),
+            zmsg: CtlZMsg::new(p),
+            k_zc: Param::new(p.zero_copy()),
+            ..Default::default()
+        }
     }
 }
 
@@ -62,6 +82,25 @@ impl Logic for CtlCont {
     fn update(&mut self) {
         self.ci.next = self.w_in.val().c;
         self.c.next = self.w_in.val().c;
+        self.zmsg.w_in.next = self.w_in.val();
+        self.zmsg.kmid.next = self.step.val().kmid;
+        self.zmsg.kbuf.next = self.step.val().kbuf;
+        self.zmsg.kpay.next = self.step.val().kpay;
+        self.zmsg.hdr.next = self.hdr.val();
+        self.zmsg.sq_f.next = self.sq_f.val();
+        self.zmsg.rq_f.next = self.rq_f.val();
+        self.zpool.ck.next = self.step.val().cont;
+        self.zpool.w_in.next = self.w_in.val();
+        self.zpool.resp.next = self.resp.val();
+        self.zpool.sq_f.next = self.sq_f.val();
+        self.zpool.rq_f.next = self.rq_f.val();
+        self.sc.next = self.k_zero_seq.val();
+        self.sc.next.conn = self.w_in.val().conn;
+        self.zmid.next = (self.step.val().kmid == 0x04)
+            | (self.step.val().kmid == 0x05)
+            | (self.step.val().kmid == 0x06)
+            | (self.step.val().kmid == 0xFD)
+            | (self.step.val().kmid == 0xFE);
         self.fx.next = self.w_in.val().fx;
         self.pend.next = self.w_in.val().pend;
         self.jcpl.next.tag = self.sq_f.val().tag;
@@ -151,7 +190,7 @@ impl Logic for CtlCont {
                 self.a.next.kerr = 10054.into();
                 self.a.next.notify = false;
             } else if self.step.val().kmid == 2 {
-                if self.ci.val().fin_rcvd {
+                if self.ci.val().fin_rcvd | (self.ci.val().rx_x != 0) {
                     self.a.next.code = 2.into();
                     self.a.next.kerr = 10054.into();
                     self.a.next.notify = true;
@@ -161,7 +200,8 @@ impl Logic for CtlCont {
                     self.a.next.kbuf = self.step.val().kbuf;
                 }
             } else if self.step.val().kmid == 0xFF {
-                if self.ci.val().fin_rcvd {
+                // Stream data while a transfer lands would overtake it.
+                if self.ci.val().fin_rcvd | (self.ci.val().rx_x != 0) {
                     self.a.next.code = 2.into();
                     self.a.next.kerr = 10054.into();
                     self.a.next.notify = true;
@@ -202,6 +242,7 @@ impl Logic for CtlCont {
             }
             self.c.next.held_n = 0.into();
             self.c.next.held_off = 0.into();
+            self.c.next.held_land = false;
             self.fx.next.adm_v = true;
             self.fx.next.adm_post = false;
             self.fx.next.adm_open = false;
@@ -209,6 +250,17 @@ impl Logic for CtlCont {
             self.c.next.fl_all = true;
             self.c.next.fl_err = self.step.val().kerr;
             self.fx.next.down = true;
+            if self.k_zc.val() {
+                // Every transfer of the connection ends (its completion request follows),
+                // every registration of it is released: the peer can touch nothing more.
+                self.c.next.tx_x = 0.into();
+                self.c.next.rx_x = 0.into();
+                self.c.next.tx_due = false;
+                self.c.next.rx_due = 0.into();
+                self.a.next.code = 6.into();
+                self.sc.next.op = 4.into();
+                self.a.next.zk = 8.into();
+            }
         } else if self.ck.val() == 8 {
             // A buffer and credits for the next Data message of the head send.
             if !self.ok.val() {
@@ -285,6 +337,7 @@ impl Logic for CtlCont {
             self.c.next.tx_inflight = self.ci.val().tx_inflight + 1;
         }
         self.a.next.req = self.req.val();
+        self.a.next.seq = self.sc.val();
         self.wk.next.conn_v = self.w_in.val().conn_v;
         self.wk.next.conn = self.w_in.val().conn;
         self.wk.next.c = self.c.val();
@@ -292,5 +345,13 @@ impl Logic for CtlCont {
         self.wk.next.pend = self.pend.val();
         self.w.next = self.wk.val();
         self.act.next = self.a.val();
+        if (self.ck.val() == 4) & self.ok.val() & self.zmid.val() & self.k_zc.val() {
+            self.w.next = self.zmsg.w.val();
+            self.act.next = self.zmsg.act.val();
+        }
+        if (self.ck.val() == 12) | (self.ck.val() == 13) {
+            self.w.next = self.zpool.w.val();
+            self.act.next = self.zpool.act.val();
+        }
     }
 }

@@ -2,19 +2,39 @@
 //! `sanswitch_model::blocks::engine::controller`, whose documentation gives the behaviour).
 //!
 //! # Structure
-//! - this file: the phases (`Idle`, `Decide`, `Pool`, `Apply`, `Flush`), the event taken in
+//! - this file: the phases (`Idle`, `Decide`, `Pool`, `Apply`, `Flush`, `Seq`), the event taken in
 //!   `Idle` (priority, then a round-robin pump over the connections' work bits), the state
 //!   RAMs (a word per connection; the send, receive and held-payload queues' entries), and
 //!   the effects handed out in `Apply`;
 //! - [`CtlStart`] (`start.rs`): the first decision on an event;
 //! - [`CtlCont`] (`cont.rs`): the decision on a pool manager's answer;
 //! - [`CtlTail`] (`tail.rs`): the tails both share (abort, re-post, the pump's last steps).
+//! - the zero-copy paths: [`CtlZStart`] (`zstart.rs`: a transfer's end, the pump's
+//!   zero-copy steps), [`CtlZMsg`] and [`CtlZPool`] (`zmsg.rs`, `zpool.rs`, inside
+//!   [`CtlCont`]), [`CtlZSeq`] (`zseq.rs`: the sequencer's answers).
+//!
+//! # Codes
+//! The model's enums as numbers. Phase: 0 Idle, 1 Decide, 2 Pool, 3 Apply, 4 Flush, 5 Seq.
+//! Event (`ev_kind`): 0 overrun, 1 header, 2 sent, 3 delivered, 4 command, 5 pump, 6 down,
+//! 7 transfer ended. `act.code`: 0 apply, 1 pool request, 2 abort, 3 re-post, 4 the pump's
+//! `pump_fin`, 5 `pump_closed`, 6 sequencer command. `act.cont` (after a pool answer): 0
+//! apply, 1 Hello opened, 2 HelloAck's buffer, 3 HelloAck opened, 4 a message received, 5
+//! re-posted, 6 the Abort's buffer, 7 the pool closed on an abort, 8 a Data buffer, 9 the
+//! Disconnect's buffer, 10 queried, 11 the credit update's buffer, 12 the LargeSend's
+//! buffer, 13 an owed message's buffer. `act.zk`: see [`CtlZSeq`]. Connection state `st`:
+//! 0 Free, 1 Open, 2 AwaitHello, 3 HelloSent, 4 Established, 5 Closed, 6 Aborted. `tx_x`:
+//! 0 none, 1 registered, 2 awaiting ReadComplete, 3 awaiting SinkAvail, 4 writing. `rx_x`:
+//! 0 none, 1 reading, 2 awaiting WriteComplete, 3 landed. `rx_due`: 0 none, 1 SendByCopy,
+//! 2 ReadComplete, 3 SinkAvail.
 //!
 //! # Ports
 //! - events: `ovr_*`, `hdr_*`, `sent_*`, `dlv_*`, `cmd_*` (in, a FIFO's head or the parser's
 //!   header record) and `take_*` (out): taken in `Idle`.
 //! - `pool_valid`, `pool_req` (out) / `pool_ready`, `resp_valid`, `resp` (in): the pool
 //!   manager.
+//! - `seq_valid`, `seq_cmd`, `take_rsp` (out) / `seq_ready`, `rsp_valid`, `rsp` (in): the
+//!   sequencer's commands; `xfer_valid`, `xfer` (in) / `take_xfer` (out): its completion
+//!   requests, an event.
 //! - `cpl_*`, `job_*`, `dj_*` (out, with `*_can_push` in): pushes into the completion FIFO,
 //!   the builder's and the delivery's job FIFOs; `adm_*` (out): the posted-bitmap change.
 //! - `reset` (in): synchronous; the state RAM is not cleared (a connection is made fresh by
@@ -27,13 +47,21 @@ use sanswitch_model::params::EngineParams;
 mod cont;
 mod start;
 mod tail;
+mod zmsg;
+mod zpool;
+mod zseq;
+mod zstart;
 pub use cont::CtlCont;
 pub use start::CtlStart;
 pub use tail::CtlTail;
+pub use zmsg::CtlZMsg;
+pub use zpool::CtlZPool;
+pub use zseq::CtlZSeq;
+pub use zstart::CtlZStart;
 
 use super::records::{
     Act, CmdRec, ConnWord, CplRec, DlvJob, Fx, HdrRec, HeldEnt, Pend, PoolReq, PoolResp, RqEnt,
-    SentRec, SqEnt, TxJob, Work,
+    SentRec, SeqCmd, SeqRsp, SqEnt, TxJob, Work, XferRec,
 };
 use crate::widgets::{Param, Ram, param};
 
@@ -66,6 +94,15 @@ pub struct Controller {
     pub pool_req: Signal<Out, PoolReq>,
     pub resp_valid: Signal<In, Bit>,
     pub resp: Signal<In, PoolResp>,
+    pub seq_ready: Signal<In, Bit>,
+    pub seq_valid: Signal<Out, Bit>,
+    pub seq_cmd: Signal<Out, SeqCmd>,
+    pub rsp_valid: Signal<In, Bit>,
+    pub rsp: Signal<In, SeqRsp>,
+    pub take_rsp: Signal<Out, Bit>,
+    pub xfer_valid: Signal<In, Bit>,
+    pub xfer: Signal<In, XferRec>,
+    pub take_xfer: Signal<Out, Bit>,
     pub cpl_can_push: Signal<In, Bit>,
     pub job_can_push: Signal<In, Bit>,
     pub dj_can_push: Signal<In, Bit>,
@@ -83,6 +120,8 @@ pub struct Controller {
     start: CtlStart,
     cont: CtlCont,
     tail: CtlTail,
+    zstart: CtlZStart,
+    zseq: CtlZSeq,
     conn_ram: Ram<ConnWord>,
     sq_ram: Ram<SqEnt>,
     rq_ram: Ram<RqEnt>,
@@ -94,6 +133,7 @@ pub struct Controller {
     ev_sent: DFF<SentRec>,
     ev_dlv: DFF<DlvJob>,
     ev_cmd: DFF<CmdRec>,
+    ev_xfer: DFF<XferRec>,
     w: DFF<Work>,
     step: DFF<Act>,
     psent: DFF<Bit>,
@@ -140,6 +180,7 @@ pub struct Controller {
     rqf: Signal<Local, RqEnt>,
     conn16: Signal<Local, Bits<16>>,
     tuser: Signal<Local, Bits<16>>,
+    next_phase: Signal<Local, Bits<3>>,
 }
 
 impl Controller {
@@ -151,6 +192,7 @@ impl Controller {
         Controller {
             start: CtlStart::new(p),
             cont: CtlCont::new(p),
+            zseq: CtlZSeq::new(p),
             conn_ram: Ram::new(np2.max(2), false),
             sq_ram: Ram::new((np2 * qd).max(2), false),
             rq_ram: Ram::new((np2 * qd).max(2), false),
@@ -173,8 +215,8 @@ impl Logic for Controller {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, ev_kind, ev_conn, ev_hdr, ev_sent, ev_dlv, ev_cmd, w, step, psent,
-            fl_conn, fl_all, fl_err, rr, pump_due, cmd_due, sweep, sweep_addr
+            self, clock, phase, ev_kind, ev_conn, ev_hdr, ev_sent, ev_dlv, ev_cmd, ev_xfer, w,
+            step, psent, fl_conn, fl_all, fl_err, rr, pump_due, cmd_due, sweep, sweep_addr
         );
         for i in 0..self.work.len() {
             self.work[i].clock.next = self.clock.val();
@@ -198,7 +240,7 @@ impl Logic for Controller {
         self.wfx.next = self.w.q.val().fx;
         self.wpend.next = self.w.q.val().pend;
         self.cur.next = self.cw.val();
-        if (self.phase.q.val() == 2) | (self.phase.q.val() == 3) {
+        if (self.phase.q.val() == 2) | (self.phase.q.val() == 3) | (self.phase.q.val() == 5) {
             self.cur.next = self.wc.val();
         }
         self.sq_ram.read_address.next = (bit_cast::<16, 8>(self.cur_conn.val())
@@ -228,11 +270,32 @@ impl Logic for Controller {
         self.cont.w_in.next = self.w.q.val();
         self.cont.sq_f.next = self.sqf.val();
         self.cont.resp.next = self.resp.val();
+        self.cont.hdr.next = self.ev_hdr.q.val();
+        self.cont.rq_f.next = self.rqf.val();
+        self.zstart.kind.next = self.ev_kind.q.val();
+        self.zstart.xfer.next = self.ev_xfer.q.val();
+        self.zstart.cw.next = self.cw.val();
+        self.zstart.sq_f.next = self.sqf.val();
+        self.zstart.w_in.next = self.start.w.val();
+        self.zseq.step.next = self.step.q.val();
+        self.zseq.w_in.next = self.w.q.val();
+        self.zseq.rsp.next = self.rsp.val();
+        self.zseq.hdr.next = self.ev_hdr.q.val();
+        self.zseq.sq_f.next = self.sqf.val();
+        self.zseq.rq_f.next = self.rqf.val();
         self.tail.w_in.next = self.cont.w.val();
         self.tail.act_in.next = self.cont.act.val();
         if self.phase.q.val() == 1 {
             self.tail.w_in.next = self.start.w.val();
             self.tail.act_in.next = self.start.act.val();
+            if (self.ev_kind.q.val() == 7) | self.start.zpump.val() {
+                self.tail.w_in.next = self.zstart.w.val();
+                self.tail.act_in.next = self.zstart.act.val();
+            }
+        }
+        if self.phase.q.val() == 5 {
+            self.tail.w_in.next = self.zseq.w.val();
+            self.tail.act_in.next = self.zseq.act.val();
         }
 
         // Defaults: nothing taken, pushed or written.
@@ -245,6 +308,10 @@ impl Logic for Controller {
         self.take_cmd.next = false;
         self.pool_valid.next = false;
         self.pool_req.next = self.step.q.val().req;
+        self.seq_valid.next = false;
+        self.seq_cmd.next = self.step.q.val().seq;
+        self.take_rsp.next = false;
+        self.take_xfer.next = false;
         self.cpl_push.next = false;
         self.fxc.next = self.wfx.val().cpl;
         self.job_push.next = false;
@@ -316,6 +383,13 @@ impl Logic for Controller {
             self.any_hi.next = self.hi[i + 1].val();
             self.any_lo.next = self.lo[i + 1].val();
         }
+        // Where a decision goes next: a pool request, a sequencer command, or Apply.
+        self.next_phase.next = 3.into();
+        if self.tail.pool.val() {
+            self.next_phase.next = 2.into();
+        } else if self.tail.seq.val() {
+            self.next_phase.next = 5.into();
+        }
         self.tuser.next = self.hdr.val().tuser;
         self.conn16.next = self.cmd.val().conn;
         self.pump_first.next = self.pump_due.q.val() & (self.any_hi.val() | self.any_lo.val());
@@ -347,6 +421,12 @@ impl Logic for Controller {
                 self.ev_kind.d.next = 3.into();
                 self.ev_conn.d.next = self.dlv.val().conn;
                 self.ev_dlv.d.next = self.dlv.val();
+            } else if self.xfer_valid.val() {
+                self.pump_due.d.next = self.pump_due.q.val();
+                self.take_xfer.next = true;
+                self.ev_kind.d.next = 7.into();
+                self.ev_conn.d.next = self.xfer.val().conn;
+                self.ev_xfer.d.next = self.xfer.val();
             } else if !self.pump_first.val() & self.cmd_first.val() {
                 self.cmd_due.d.next = false;
                 self.take_cmd.next = true;
@@ -399,10 +479,7 @@ impl Logic for Controller {
             self.w.d.next = self.tail.w.val();
             self.step.d.next = self.tail.step.val();
             self.psent.d.next = false;
-            self.phase.d.next = 3.into();
-            if self.tail.pool.val() {
-                self.phase.d.next = 2.into();
-            }
+            self.phase.d.next = self.next_phase.val();
         } else if self.phase.q.val() == 2 {
             if !self.psent.q.val() {
                 self.pool_valid.next = true;
@@ -413,10 +490,21 @@ impl Logic for Controller {
                 self.w.d.next = self.tail.w.val();
                 self.step.d.next = self.tail.step.val();
                 self.psent.d.next = false;
-                self.phase.d.next = 3.into();
-                if self.tail.pool.val() {
-                    self.phase.d.next = 2.into();
+                self.phase.d.next = self.next_phase.val();
+            }
+        } else if self.phase.q.val() == 5 {
+            // A sequencer command out, then its answer.
+            if !self.psent.q.val() {
+                self.seq_valid.next = true;
+                if self.seq_ready.val() {
+                    self.psent.d.next = true;
                 }
+            } else if self.rsp_valid.val() {
+                self.take_rsp.next = true;
+                self.w.d.next = self.tail.w.val();
+                self.step.d.next = self.tail.step.val();
+                self.psent.d.next = false;
+                self.phase.d.next = self.next_phase.val();
             }
         } else if self.phase.q.val() == 3 {
             self.room.next = (!self.wfx.val().cpl_v | self.cpl_can_push.val())

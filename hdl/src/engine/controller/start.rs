@@ -33,8 +33,13 @@ pub struct CtlStart {
     pub held_f: Signal<In, HeldEnt>,
     pub w: Signal<Out, Work>,
     pub act: Signal<Out, Act>,
+    /// A pump whose next step is a zero-copy one (an owed message, or the head send's
+    /// transfer): [`super::zstart::CtlZStart`] decides it.
+    pub zpump: Signal<Out, Bit>,
     k_conns: Param<Bits<16>>,
     k_depth: Param<Bits<5>>,
+    /// Sends longer than this go zero-copy (`u32::MAX`: none does).
+    k_thresh: Param<Bits<32>>,
     /// The Hello's first header word: mid 0, flags 0, our receive buffers, 24 bytes.
     k_hello_w0: Param<Bits<64>>,
     k_hello_ext: Param<Bits<64>>,
@@ -65,6 +70,9 @@ pub struct CtlStart {
     flags: Signal<Local, Bits<8>>,
     cconn: Signal<Local, Bits<16>>,
     aux: Signal<Local, Bits<64>>,
+    /// The incoming message's bytes before its payload.
+    fixed: Signal<Local, Bits<32>>,
+    zc_send: Signal<Local, Bit>,
 }
 
 impl CtlStart {
@@ -73,6 +81,7 @@ impl CtlStart {
         CtlStart {
             k_conns: param(p.connections as u64),
             k_depth: param(p.queue_depth as u64),
+            k_thresh: param(p.rdma_threshold as u64),
             k_hello_w0: param(sanswitch_model::blocks::engine::controller::hdr_word0(
                 sanswitch_model::wire::mid::HELLO,
                 0,
@@ -133,6 +142,17 @@ impl Logic for CtlStart {
         // Defaults: apply.
         self.a.next.code = 0.into();
         self.req.next.conn = self.conn.val();
+        self.zpump.next = false;
+        self.fixed.next = 16.into();
+        if self.hdr.val().mid == 0xFE {
+            self.fixed.next = 24.into();
+            if self.flags.val().get_bit(1) {
+                self.fixed.next = 40.into();
+            }
+        }
+        self.zc_send.next = (self.cw.val().sent == 0)
+            & !self.sq_f.val().urgent
+            & (self.sq_f.val().len > self.k_thresh.val());
         if self.kind.val() == 0 {
             if self.st.val() == 0 {
                 // A message for a connection never opened here: refuse it (the peer's
@@ -196,8 +216,8 @@ impl Logic for CtlStart {
                 self.a.next.kmid = self.hdr.val().mid;
                 self.a.next.kurg = self.flags.val().get_bit(0);
                 self.a.next.kpay = 0.into();
-                if self.hdr.val().len > 16 {
-                    self.a.next.kpay = self.hdr.val().len - 16;
+                if self.hdr.val().len > self.fixed.val() {
+                    self.a.next.kpay = self.hdr.val().len - self.fixed.val();
                 }
             } else {
                 self.a.next.code = 2.into();
@@ -221,20 +241,37 @@ impl Logic for CtlStart {
             self.req.next.conn = self.dlv.val().conn;
             self.c.next.dlv_busy = false;
             if (self.st.val() != 6) & (self.cw.val().rq_n != 0) {
-                self.c.next.rq_head = self.cw.val().rq_head + 1;
-                self.c.next.rq_n = self.cw.val().rq_n - 1;
                 self.cpl.next.tag = self.rq_f.val().tag;
                 self.cpl.next.bytes = self.dlv.val().len;
                 self.cpl.next.conn = bit_cast::<16, 8>(self.dlv.val().conn);
                 self.cpl.next.opcode = 6.into();
                 self.cpl.next.urgent = self.dlv.val().urgent;
-                self.fx.next.cpl_v = true;
+                if self.dlv.val().land {
+                    self.c.next.rx_inline_due = false;
+                }
+                if self.dlv.val().land & (self.cw.val().rx_x != 0) {
+                    // The landing receive completes with its transfer (or now, if that is
+                    // done).
+                    if self.cw.val().rx_x == 3 {
+                        self.c.next.rx_x = 0.into();
+                        self.cpl.next.bytes = self.cw.val().rx_total;
+                        self.cpl.next.urgent = false;
+                        self.c.next.rq_head = self.cw.val().rq_head + 1;
+                        self.c.next.rq_n = self.cw.val().rq_n - 1;
+                        self.fx.next.cpl_v = true;
+                    }
+                } else {
+                    self.c.next.rq_head = self.cw.val().rq_head + 1;
+                    self.c.next.rq_n = self.cw.val().rq_n - 1;
+                    self.fx.next.cpl_v = true;
+                }
                 self.fx.next.cpl = self.cpl.val();
                 self.c.next.held_off = self.cw.val().held_off + self.dlv.val().len;
                 if self.dlv.val().last_of_buf {
                     self.c.next.held_head = self.cw.val().held_head + 1;
                     self.c.next.held_n = self.cw.val().held_n - 1;
                     self.c.next.held_off = 0.into();
+                    self.c.next.held_land = false;
                     self.c.next.adv_due = true;
                     self.a.next.code = 3.into();
                     self.a.next.kbuf = self.dlv.val().buf;
@@ -254,6 +291,8 @@ impl Logic for CtlStart {
                     | (self.st.val() == 6))
                     | self.cw.val().dlv_busy
                     | (self.cw.val().tx_inflight != 0)
+                    | self.cw.val().fl_v
+                    | self.cw.val().op_live
                 {
                     self.cpl.next.status = 10022.into();
                 } else {
@@ -346,7 +385,10 @@ impl Logic for CtlStart {
                     | (self.st.val() == 6)
                     | self.cw.val().closing
                 {
-                } else if (self.cw.val().held_n != 0) | (self.st.val() != 4) {
+                } else if (self.cw.val().held_n != 0)
+                    | (self.st.val() != 4)
+                    | (self.cw.val().rx_x != 0)
+                {
                     self.a.next.code = 2.into();
                     self.a.next.kerr = 995.into();
                     self.a.next.notify = true;
@@ -372,11 +414,14 @@ impl Logic for CtlStart {
                 }
                 self.a.next.notify = false;
             }
-        } else {
-            // A pump: a flush once quiet, else a delivery, else the EOF, else the sends,
-            // Disconnect, update, close.
+        } else if self.kind.val() == 5 {
+            // A pump: a flush once quiet, else a delivery, else the EOF, else the owed
+            // zero-copy messages, the sends, Disconnect, update, close.
             if self.cw.val().fl_v {
-                if !self.cw.val().dlv_busy & (self.cw.val().tx_inflight == 0) {
+                if !self.cw.val().dlv_busy
+                    & (self.cw.val().tx_inflight == 0)
+                    & !self.cw.val().op_live
+                {
                     self.c.next.fl_v = false;
                     self.fx.next.flush_v = true;
                     self.fx.next.flush_all = self.cw.val().fl_all;
@@ -400,6 +445,7 @@ impl Logic for CtlStart {
                 self.dj.next.urgent = self.held_f.val().urgent;
                 self.dj.next.last_of_buf =
                     self.cw.val().held_off + self.n.val() == self.held_f.val().len;
+                self.dj.next.land = self.cw.val().held_land;
                 self.fx.next.dlv_v = true;
                 self.fx.next.dlv = self.dj.val();
                 self.c.next.dlv_busy = true;
@@ -418,6 +464,11 @@ impl Logic for CtlStart {
                 self.fx.next.cpl = self.cpl.val();
             } else if self.st.val() != 4 {
                 self.fx.next.work = false;
+            } else if (self.cw.val().rx_due != 0)
+                | self.cw.val().tx_due
+                | ((self.cw.val().sq_n != 0) & ((self.cw.val().tx_x != 0) | self.zc_send.val()))
+            {
+                self.zpump.next = true;
             } else if self.cw.val().sq_n != 0 {
                 self.a.next.code = 1.into();
                 self.req.next.op = 2.into();

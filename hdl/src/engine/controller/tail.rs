@@ -7,6 +7,8 @@
 //! - `w` (out): the event, with the tail's changes.
 //! - `pool` (out): a pool request is next (`step` holds it and its continuation); else the
 //!   event is applied.
+//! - `seq` (out): a sequencer command is next (`act.code` 6; `step` holds it and its
+//!   continuation).
 //! - `step` (out): the request and continuation.
 
 use rust_hdl::prelude::*;
@@ -20,6 +22,7 @@ pub struct CtlTail {
     pub act_in: Signal<In, Act>,
     pub w: Signal<Out, Work>,
     pub pool: Signal<Out, Bit>,
+    pub seq: Signal<Out, Bit>,
     pub step: Signal<Out, Act>,
     k_zero_req: Param<PoolReq>,
     ci: Signal<Local, ConnWord>,
@@ -42,6 +45,7 @@ impl Logic for CtlTail {
         self.req.next = self.k_zero_req.val();
         self.req.next.conn = self.w_in.val().conn;
         self.pool.next = self.code.val() == 1;
+        self.seq.next = self.code.val() == 6;
         if self.code.val() == 1 {
             self.req.next = self.act_in.val().req;
         } else if self.code.val() == 2 {

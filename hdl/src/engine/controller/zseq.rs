@@ -1,0 +1,211 @@
+//! The controller's decision on the sequencer's answer (the model's `z_seq` and
+//! `land_fallback`). Combinational.
+//!
+//! # Ports
+//! - `step` (in): the command's continuation (`zk`, `zrep` with `kbuf`, `znotify`); `w_in`
+//!   (in): the event so far; `rsp` (in): the answer; `hdr` (in): the event's header (the
+//!   LargeSend's descriptor, for the reads); `sq_f`, `rq_f` (in): the heads of the send and
+//!   receive queues.
+//! - `w` (out), `act` (out): as [`super::start::CtlStart`]'s.
+//!
+//! `zk`: 0 the source registered, 1 the landing region registered, 2 the reads started,
+//! 3 the writes started, 4 the source deregistered after its transfer, 5 the source
+//! deregistered without one, 6 the landing region deregistered after its transfer, 7 the
+//! landing region given up, 8 the connection's transfers aborted.
+
+use rust_hdl::prelude::*;
+use sanswitch_model::params::EngineParams;
+
+use super::super::records::{
+    Act, ConnWord, CplRec, Fx, HdrRec, PoolReq, RqEnt, SeqCmd, SeqRsp, SqEnt, Work,
+};
+use crate::widgets::Param;
+
+#[derive(LogicBlock, Default)]
+pub struct CtlZSeq {
+    pub step: Signal<In, Act>,
+    pub w_in: Signal<In, Work>,
+    pub rsp: Signal<In, SeqRsp>,
+    pub hdr: Signal<In, HdrRec>,
+    pub sq_f: Signal<In, SqEnt>,
+    pub rq_f: Signal<In, RqEnt>,
+    pub w: Signal<Out, Work>,
+    pub act: Signal<Out, Act>,
+    /// This engine reads (a landing region is the target of our RDMA reads).
+    k_read: Param<Bit>,
+    k_zero_act: Param<Act>,
+    k_zero_seq: Param<SeqCmd>,
+    k_zero_req: Param<PoolReq>,
+    req: Signal<Local, PoolReq>,
+    ci: Signal<Local, ConnWord>,
+    c: Signal<Local, ConnWord>,
+    fx: Signal<Local, Fx>,
+    cpl: Signal<Local, CplRec>,
+    a: Signal<Local, Act>,
+    sc: Signal<Local, SeqCmd>,
+    wk: Signal<Local, Work>,
+    zk: Signal<Local, Bits<4>>,
+    ok: Signal<Local, Bit>,
+    /// Give the landing region up (`land_fallback`), owing a SendByCopy when `fb_notify`.
+    fb: Signal<Local, Bit>,
+    fb_notify: Signal<Local, Bit>,
+    /// Complete the head send (with `cpl`).
+    pop_sq: Signal<Local, Bit>,
+    /// Complete the head receive (with `cpl`).
+    pop_rq: Signal<Local, Bit>,
+}
+
+impl CtlZSeq {
+    pub fn new(p: &EngineParams) -> Self {
+        CtlZSeq { k_read: Param::new(p.rdma_read), ..Default::default() }
+    }
+}
+
+impl Logic for CtlZSeq {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ci.next = self.w_in.val().c;
+        self.c.next = self.w_in.val().c;
+        self.fx.next = self.w_in.val().fx;
+        self.zk.next = self.step.val().zk;
+        self.ok.next = self.rsp.val().status == 0;
+        self.sc.next = self.k_zero_seq.val();
+        self.sc.next.conn = self.w_in.val().conn;
+        self.sc.next.op = 1.into();
+        self.req.next = self.k_zero_req.val();
+        self.req.next.conn = self.w_in.val().conn;
+        // Defaults: finish (the message's buffer posted again when there is one), carrying
+        // the continuation's buffer and flags to a next command.
+        self.a.next = self.k_zero_act.val();
+        self.a.next.kbuf = self.step.val().kbuf;
+        self.a.next.zrep = self.step.val().zrep;
+        self.a.next.code = 0.into();
+        if self.step.val().zrep {
+            self.a.next.code = 3.into();
+        }
+        self.fb.next = false;
+        self.fb_notify.next = true;
+        self.pop_sq.next = false;
+        self.pop_rq.next = false;
+        self.cpl.next.tag = self.sq_f.val().tag;
+        self.cpl.next.bytes = self.sq_f.val().len;
+        self.cpl.next.conn = bit_cast::<16, 8>(self.w_in.val().conn);
+        self.cpl.next.status = 0.into();
+        self.cpl.next.opcode = 4.into();
+        self.cpl.next.urgent = false;
+        self.cpl.next.eof = false;
+
+        if self.zk.val() == 0 {
+            if self.ok.val() {
+                self.c.next.tx_x = 1.into();
+                self.c.next.tx_key = self.rsp.val().key;
+                self.a.next.code = 1.into();
+                self.req.next.op = 2.into();
+                self.req.next.class = 0.into();
+                self.a.next.cont = 12.into();
+            } else {
+                // No registration for the source: WSAENOBUFS, as the switch does.
+                self.pop_sq.next = true;
+                self.cpl.next.bytes = 0.into();
+                self.cpl.next.status = 10055.into();
+            }
+        } else if self.zk.val() == 1 {
+            if !self.ok.val() {
+                self.fb.next = true;
+            } else {
+                self.c.next.rx_key = self.rsp.val().key;
+                if self.k_read.val() {
+                    self.a.next.code = 6.into();
+                    self.a.next.zk = 2.into();
+                    self.sc.next.op = 2.into();
+                    self.sc.next.xfer = self.ci.val().rx_xfer;
+                    self.sc.next.addr = self.hdr.val().daddr;
+                    self.sc.next.key = self.hdr.val().dkey;
+                    self.sc.next.len = self.ci.val().rx_total - self.ci.val().rx_inline;
+                    self.sc.next.lkey = self.rsp.val().key;
+                } else {
+                    self.c.next.rx_x = 2.into();
+                    self.c.next.rx_due = 3.into();
+                    self.c.next.rx_due_xfer = self.ci.val().rx_xfer;
+                }
+            }
+        } else if self.zk.val() == 2 {
+            if self.ok.val() {
+                self.c.next.op_live = true;
+            } else {
+                // No op slot: give the landing region up.
+                self.a.next.code = 6.into();
+                self.a.next.zk = 7.into();
+                self.a.next.znotify = true;
+                self.sc.next.key = self.ci.val().rx_key;
+            }
+        } else if self.zk.val() == 3 {
+            if self.ok.val() {
+                self.c.next.op_live = true;
+                self.c.next.tx_x = 4.into();
+            } else {
+                self.c.next.tx_due = true;
+                self.c.next.tx_due_bytes = 0.into();
+                self.a.next.code = 6.into();
+                self.a.next.zk = 5.into();
+                self.sc.next.key = self.ci.val().tx_key;
+            }
+        } else if self.zk.val() == 4 {
+            self.pop_sq.next = true;
+        } else if self.zk.val() == 5 {
+            self.c.next.tx_x = 0.into();
+        } else if self.zk.val() == 6 {
+            if self.ci.val().rx_inline_due {
+                self.c.next.rx_x = 3.into();
+            } else {
+                self.c.next.rx_x = 0.into();
+                self.pop_rq.next = true;
+                self.cpl.next.bytes = self.ci.val().rx_total;
+            }
+        } else if self.zk.val() == 7 {
+            self.fb.next = true;
+            self.fb_notify.next = self.step.val().znotify;
+        }
+        // Else 8, the abort answered: apply.
+
+        if self.fb.val() {
+            // The incoming transfer will not land: SendByCopy, and the landing receive
+            // keeps what it has (its inline bytes: completed now if delivered, else
+            // delivered as Data's are).
+            self.c.next.rx_x = 0.into();
+            if self.fb_notify.val() {
+                self.c.next.rx_due = 1.into();
+                self.c.next.rx_due_xfer = self.ci.val().rx_xfer;
+            }
+            if self.ci.val().rx_inline_due {
+                self.c.next.held_land = false;
+            } else if self.ci.val().rx_inline != 0 {
+                self.pop_rq.next = true;
+                self.cpl.next.bytes = self.ci.val().rx_inline;
+            }
+        }
+        if self.pop_sq.val() {
+            self.c.next.sq_head = self.ci.val().sq_head + 1;
+            self.c.next.sq_n = self.ci.val().sq_n - 1;
+            self.c.next.sent = 0.into();
+            self.c.next.tx_x = 0.into();
+            self.fx.next.cpl_v = true;
+            self.fx.next.cpl = self.cpl.val();
+        }
+        if self.pop_rq.val() & (self.ci.val().rq_n != 0) {
+            self.cpl.next.tag = self.rq_f.val().tag;
+            self.cpl.next.opcode = 6.into();
+            self.c.next.rq_head = self.ci.val().rq_head + 1;
+            self.c.next.rq_n = self.ci.val().rq_n - 1;
+            self.fx.next.cpl_v = true;
+            self.fx.next.cpl = self.cpl.val();
+        }
+        self.a.next.seq = self.sc.val();
+        self.a.next.req = self.req.val();
+        self.wk.next = self.w_in.val();
+        self.wk.next.c = self.c.val();
+        self.wk.next.fx = self.fx.val();
+        self.w.next = self.wk.val();
+        self.act.next = self.a.val();
+    }
+}
