@@ -22,7 +22,7 @@ use sanswitch_model::params::EngineParams;
 use sanswitch_model::ports::CycleModel;
 use sanswitch_model::wire::HEADER_BYTES;
 use sanswitch_model::workload::Backend;
-use sanswitch_sim::{Checked, Rtl, VEngine};
+use sanswitch_sim::{Checked, Rtl, VEngine, VEngineWrite};
 
 /// Bytes a SAN beat carries.
 const BEAT: u64 = 8;
@@ -37,8 +37,9 @@ pub struct Stream {
     /// The largest receive the application posts.
     pub recv_max: usize,
     pub san_latency: u64,
-    /// Zero-copy sends above 4 KiB, in read mode (`Some(true)`) or write mode; `None`: the
-    /// copy path only (the engine's default parameters).
+    /// The receiving engine can RDMA-read (`Some(true)`: sends above the threshold go by
+    /// RDMA read) or not (`Some(false)`: by RDMA write); `None`: the default engine (which
+    /// reads) for sends that take the copy path (at most `rdma_threshold` bytes).
     pub rdma: Option<bool>,
 }
 
@@ -161,26 +162,45 @@ pub fn stream<E: CycleModel<In = EngineIn, Out = EngineOut>>(
     Ok(r)
 }
 
+/// The engines' parameters: the default (the Verilated `engine`), or without RDMA read
+/// (`engine_write`).
 fn config(s: &Stream) -> PairConfig {
     let mut params = EngineParams::default();
-    if let Some(read) = s.rdma {
-        params.rdma_threshold = 4096;
-        params.rdma_read = read;
+    if s.rdma == Some(false) {
+        params = params.without_rdma_read();
     }
     PairConfig { params, san_latency: s.san_latency, ..PairConfig::default() }
 }
 
-/// A zero-copy stream on the cycle model (the Verilog's controller has no zero-copy paths
-/// yet), with the pair's port trace: the figures, and the cycles from the LargeSend's last
-/// beat into the receiver to its first RDMA request (read mode: the landing region
-/// registered and the reads started), and from the transfer's last RDMA response to the
-/// first beat of its completion message (ReadComplete from the receiver, WriteComplete from
-/// the sender).
+/// `s` on two Verilated engines of `config(s)`'s parameters.
+fn rtl_stream(s: Stream) -> Result<Streamed, String> {
+    let cfg = config(&s);
+    let r = if cfg.params.rdma_read {
+        stream(&mut EnginePair::new(cfg, [Rtl::new(VEngine::new()), Rtl::new(VEngine::new())]), s)
+    } else {
+        let e = || Rtl::new(VEngineWrite::new());
+        stream(&mut EnginePair::new(cfg, [e(), e()]), s)
+    };
+    r.map_err(|e| format!("Verilated engine: {e}"))
+}
+
+/// A zero-copy stream on the cycle model with the pair's port trace, and on the Verilated
+/// engines (the same figures, or an error): the figures, and the cycles from the
+/// LargeSend's last beat into the receiver to its first RDMA request (read mode: the
+/// landing region registered and the reads started), and from the transfer's last RDMA
+/// response to the first beat of its completion message (ReadComplete from the receiver,
+/// WriteComplete from the sender).
 fn zero_copy(s: Stream) -> Result<(Streamed, u64, u64), String> {
     let read = s.rdma.expect("a zero-copy stream");
     let mut pair = EnginePair::models(config(&s));
     pair.trace = Some(Vec::new());
     let r = stream(&mut pair, s).map_err(|e| format!("model: {e}"))?;
+    let v = rtl_stream(s)?;
+    if r != v {
+        return Err(format!(
+            "{s:?}: the model and the Verilog disagree:\n  model {r:?}\n  rtl   {v:?}"
+        ));
+    }
     let t = pair.trace.take().expect("traced");
     let find = |from: u64, node: usize, port: &str, what: &str| {
         t.iter()
@@ -208,9 +228,7 @@ fn both(s: Stream) -> Result<(Streamed, [u64; 2]), String> {
     let mut pair = EnginePair::models(config(&s));
     let m = stream(&mut pair, s).map_err(|e| format!("model: {e}"))?;
     let events = [0, 1].map(|n| pair.engine(n).ctl.stats.events);
-    let engines = [Rtl::new(VEngine::new()), Rtl::new(VEngine::new())];
-    let v = stream(&mut EnginePair::new(config(&s), engines), s)
-        .map_err(|e| format!("Verilated engine: {e}"))?;
+    let v = rtl_stream(s)?;
     if m != v {
         return Err(format!(
             "{s:?}: the model and the Verilog disagree:\n  model {m:?}\n  rtl   {v:?}"
@@ -248,11 +266,13 @@ pub fn figures() -> Result<serde_json::Map<String, Value>, String> {
     let (all, events) = both(small(p.connections as usize, 1))?;
     let (one_far, _) = both(small(1, 32))?;
     let (all_far, _) = both(small(p.connections as usize, 32))?;
+    // 1 MiB by copy: sends of the threshold's size (a larger one goes zero-copy).
+    let thr = p.rdma_threshold as usize;
     let mib = Stream {
         conns: 1,
-        sends: 1,
-        size: 1 << 20,
-        recv_max: 64 * 1024,
+        sends: (1 << 20) / thr,
+        size: thr,
+        recv_max: thr,
         san_latency: 1,
         rdma: None,
     };
@@ -262,7 +282,7 @@ pub fn figures() -> Result<serde_json::Map<String, Value>, String> {
     let full = (p.buf_size as u64 - HEADER_BYTES as u64) as f64 / (p.buf_size as u64 / BEAT) as f64;
     // 1 MiB zero-copy into one posted receive of 1 MiB, each mode: payload beats per cycle
     // from the command to the last completion, registrations and completion messages in.
-    let zc = |read| Stream { recv_max: 1 << 20, rdma: Some(read), ..mib };
+    let zc = |read| Stream { sends: 1, size: 1 << 20, recv_max: 1 << 20, rdma: Some(read), ..mib };
     let (rd, adv_to_read, rd_done) = zero_copy(zc(true))?;
     let (wr, _, wr_done) = zero_copy(zc(false))?;
     let beats = |r: &Streamed| r.bytes.div_ceil(BEAT) as f64 / r.cycles as f64;
@@ -302,8 +322,9 @@ pub fn figures() -> Result<serde_json::Map<String, Value>, String> {
         "engine.copy_bytes_per_cycle_bound": full,
         "engine.copy_share_of_bound": copy.bytes_per_cycle() / full,
         "engine.copy_bytes_per_cycle_latency_32": copy_far.bytes_per_cycle(),
-        // Zero-copy: the cycle model's figures (the Verilog has no zero-copy paths yet).
-        "engine.zero_copy_measured_on": "model",
+        "engine.copy_send_bytes": thr,
+        // Zero-copy: the model's figures, the Verilog's the same (checked).
+        "engine.zero_copy_measured_on": "model and verilog",
         "engine.read_beats_per_cycle": beats(&rd),
         "engine.read_cycles": rd.cycles,
         "engine.write_beats_per_cycle": beats(&wr),

@@ -12,7 +12,7 @@ use sanswitch_model::engine_pair::{EnginePair, PairConfig};
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::ports::CycleModel;
 use sanswitch_model::workload::{Summary, Workload, run_on};
-use sanswitch_sim::{Checked, Rtl, VEngine};
+use sanswitch_sim::{Checked, Rtl, VEngine, VEngineWrite};
 
 use crate::cli::{Backend, SimulateArgs};
 use crate::error::Error;
@@ -64,9 +64,10 @@ pub struct Setup {
 }
 
 /// Fit `w` to the engines: the buffers come from the engine's parameters (flags given
-/// explicitly override them, for the cycle model only: the Verilated engine is built at its
-/// defaults), the zero-copy threshold and read capabilities are the workload's on the cycle
-/// model (the Verilated engine sends everything by copy), and no application keeps more
+/// explicitly override them, for the cycle model only: the Verilated engines are built at
+/// their defaults), the zero-copy threshold is the workload's on the cycle model and the
+/// engines' own (`DEFAULT_RDMA_THRESHOLD`) on the Verilog, each node's read capability is
+/// the workload's (the Verilated `engine` or `engine_write`), and no application keeps more
 /// requests queued than the engine holds.
 pub fn setup(args: &SimulateArgs, w: &mut Workload) -> Result<Setup, Error> {
     let mut p = EngineParams::default();
@@ -129,15 +130,17 @@ pub fn setup(args: &SimulateArgs, w: &mut Workload) -> Result<Setup, Error> {
         e.buf_size = p.buf_size;
     }
     let mut rdma_read = [p.rdma_read; 2];
-    if e.rdma_threshold != u32::MAX && args.backend != Backend::Model {
-        notes.push(format!(
-            "every send takes the copy path: the Verilog's controller has no zero-copy paths \
-             yet (threshold {} B in the workload; --backend model runs them)",
-            e.rdma_threshold
-        ));
-        e.rdma_threshold = u32::MAX;
-    } else if e.rdma_threshold != u32::MAX {
+    if args.backend == Backend::Model {
         p.rdma_threshold = e.rdma_threshold;
+    } else if e.rdma_threshold != p.rdma_threshold {
+        notes.push(format!(
+            "the zero-copy threshold is the Verilated engine's: sends above {} B (the \
+             workload's threshold was {} B; --backend model runs others)",
+            p.rdma_threshold, e.rdma_threshold
+        ));
+        e.rdma_threshold = p.rdma_threshold;
+    }
+    if p.zero_copy() {
         for (n, r) in w.rdma_read.iter_mut().enumerate() {
             if r.is_none() {
                 notes.push(format!(
@@ -235,13 +238,28 @@ pub fn run(
             drive(w, &mut pair, progress, make("model"))
         }
         Backend::Rtl => {
-            let mut pair =
-                EnginePair::new(cfg.clone(), [Rtl::new(VEngine::new()), Rtl::new(VEngine::new())]);
+            let node = |n: usize| {
+                if rdma_read[n] {
+                    Either::A(Rtl::new(VEngine::new()))
+                } else {
+                    Either::B(Rtl::new(VEngineWrite::new()))
+                }
+            };
+            let mut pair = EnginePair::new(cfg.clone(), [node(0), node(1)]);
+            pair.rdma_read = rdma_read;
             drive(w, &mut pair, progress, make("rtl"))
         }
         Backend::Lockstep => {
-            let checked = || Checked::new(EngineModel::new(params), Rc::new(VEngine::new));
-            let mut pair = EnginePair::new(cfg.clone(), [checked(), checked()]);
+            let node = |n: usize| {
+                let m = EngineModel::new(EngineParams { rdma_read: rdma_read[n], ..params });
+                if rdma_read[n] {
+                    Either::A(Checked::new(m, Rc::new(VEngine::new)))
+                } else {
+                    Either::B(Checked::new(m, Rc::new(VEngineWrite::new)))
+                }
+            };
+            let mut pair = EnginePair::new(cfg.clone(), [node(0), node(1)]);
+            pair.rdma_read = rdma_read;
             catch_unwind(AssertUnwindSafe(|| drive(w, &mut pair, progress, make("lockstep"))))
                 .map_err(|e| {
                     let msg = e
@@ -277,4 +295,32 @@ fn drive<E: CycleModel<In = EngineIn, Out = EngineOut>>(
         r.host_writes[n] = pair.host_memory(n).writes;
     }
     (s, r)
+}
+
+/// One of two engines of the same ports: the Verilated engines with and without RDMA read
+/// are two modules (two types), and the nodes of a pair may differ.
+enum Either<A, B> {
+    A(A),
+    B(B),
+}
+
+impl<A, B> CycleModel for Either<A, B>
+where
+    A: CycleModel<In = EngineIn, Out = EngineOut>,
+    B: CycleModel<In = EngineIn, Out = EngineOut>,
+{
+    type In = EngineIn;
+    type Out = EngineOut;
+    fn outputs(&self, i: &EngineIn) -> EngineOut {
+        match self {
+            Either::A(a) => a.outputs(i),
+            Either::B(b) => b.outputs(i),
+        }
+    }
+    fn clock(&mut self, i: &EngineIn) {
+        match self {
+            Either::A(a) => a.clock(i),
+            Either::B(b) => b.clock(i),
+        }
+    }
 }

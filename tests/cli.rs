@@ -398,21 +398,22 @@ fn negative_numbers_name_their_flag() {
 
 /// The cycle model and the Verilated engines take exactly the same number of cycles for the
 /// same workload (the rtl backend runs the HDL alone, the model backend the cycle model alone),
-/// and both deliver everything. Copy path only (the Verilog's controller has no zero-copy
-/// paths yet; the threshold also shapes the workload's sizes, so both get the same one).
+/// and both deliver everything: the copy path, and sends above the default threshold by RDMA
+/// read into node 0 (which reads) and by RDMA write into node 1 (which does not).
 #[test]
 fn engine_backends_agree_to_the_cycle() {
+    let scenario = scratch("mixed-read.toml", "rdma_read = [true, false]\n");
     let args = [
+        "--scenario",
+        scenario.to_str().unwrap(),
         "--sends",
         "10",
         "--connections",
         "2",
         "--max-size",
-        "9000",
+        "60000",
         "--seed",
         "5",
-        "--rdma-threshold",
-        "4294967295",
     ];
     let mut m = vec!["--backend", "model"];
     m.extend_from_slice(&args);
@@ -425,6 +426,11 @@ fn engine_backends_agree_to_the_cycle() {
     assert_eq!(Some(cm), vr["engine"]["cycles"].as_u64(), "model {vm:#}\nrtl {vr:#}");
     assert_eq!(vm["engine"]["san_beats"], vr["engine"]["san_beats"]);
     assert_eq!(vm["engine"]["received_bytes"], vr["engine"]["received_bytes"]);
+    assert_eq!(vm["engine"]["rdma_bytes"], vr["engine"]["rdma_bytes"]);
+    for n in 0..2 {
+        let b = vr["engine"]["rdma_bytes"][n].as_u64().expect("rdma_bytes");
+        assert!(b > 0, "node {n}: nothing moved by RDMA: {vr:#}");
+    }
     assert_eq!(vm["engine"]["backend"], "model");
     assert_eq!(vr["engine"]["backend"], "rtl");
     // Throughput is what was received over the cycles counted, at the clock given.

@@ -208,7 +208,24 @@ fn pool_verilog(p: &PoolParams) -> String {
 
 /// The engine's Verilog (top module `engine`): its pool manager's state-RAM address width is
 /// a const generic, chosen here from the connection count.
+///
+/// Built on a thread of its own with a large stack: rust-hdl builds the engine's records
+/// and walks its hierarchy recursively, more than a test thread's 2 MiB allows.
 pub fn engine_verilog(p: &sanswitch_model::params::EngineParams) -> String {
+    let p = *p;
+    std::thread::Builder::new()
+        .name("engine-verilog".into())
+        .stack_size(ENGINE_STACK)
+        .spawn(move || engine_verilog_here(&p))
+        .expect("a thread for the engine's Verilog")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// The stack of the threads that build or simulate the engine in rust-hdl.
+pub const ENGINE_STACK: usize = 256 << 20;
+
+fn engine_verilog_here(p: &sanswitch_model::params::EngineParams) -> String {
     fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
         let mut uut = engine::Engine::<A>::new(p);
         uut.connect_all();

@@ -42,6 +42,7 @@ pub struct CtlZMsg {
     ext: Signal<Local, Bits<64>>,
     xfer: Signal<Local, Bits<32>>,
     bytes: Signal<Local, Bits<32>>,
+    flags: Signal<Local, Bits<8>>,
     desc: Signal<Local, Bit>,
     landing: Signal<Local, Bit>,
     /// The head send's bytes not sent inline.
@@ -66,7 +67,8 @@ impl Logic for CtlZMsg {
         self.ext.next = self.hdr.val().ext;
         self.xfer.next = self.ext.val().get_bits::<32>(32);
         self.bytes.next = self.ext.val().get_bits::<32>(0);
-        self.desc.next = self.hdr.val().flags.get_bit(1);
+        self.flags.next = self.hdr.val().flags;
+        self.desc.next = self.flags.val().get_bit(1);
         self.rest_tx.next = self.sq_f.val().len - self.ci.val().sent;
         self.held.next.buf = self.kbuf.val();
         self.held.next.len = self.kpay.val();
