@@ -153,12 +153,14 @@ pub fn setup(args: &SimulateArgs, w: &mut Workload) -> Result<Setup, Error> {
         }
     }
     let f = &w.fabric.faults;
-    if f.reg_fail_rate > 0.0 || f.nomem_rate > 0.0 {
-        notes.push(
-            "registration faults are the engine's own: its registration table full (the \
-             workload's random registration and memory faults are not injected)"
-                .into(),
-        );
+    // A registration fails with either fault: the engines' fault_nomem input, high in a
+    // cycle with that probability (each registration is asked for in one cycle).
+    let reg_faults = 1.0 - (1.0 - f.reg_fail_rate) * (1.0 - f.nomem_rate);
+    if reg_faults > 0.0 && p.zero_copy() {
+        notes.push(format!(
+            "registration and memory faults reach the engines through fault_nomem: a \
+             registration fails with probability {reg_faults:.4} (besides a full table)"
+        ));
     }
     if f.rdma_error_rate > 0.0 && !p.zero_copy() {
         notes.push("RDMA faults have nothing to hit on the copy path".into());
@@ -192,6 +194,7 @@ pub fn setup(args: &SimulateArgs, w: &mut Workload) -> Result<Setup, Error> {
         seed: w.seed,
         abort: w.fabric.faults.abort,
         rdma_errors: if p.zero_copy() { w.fabric.faults.rdma_error_rate } else { 0.0 },
+        nomem: if p.zero_copy() { reg_faults } else { 0.0 },
         ..PairConfig::default()
     };
     p.validate().map_err(|e| Error::InvalidParams(format!("engine: {e}")))?;

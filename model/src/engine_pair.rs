@@ -76,6 +76,9 @@ pub struct PairConfig {
     /// Probability that a granted RDMA request fails on the SAN (transport error, nothing
     /// moved).
     pub rdma_errors: f64,
+    /// Probability per cycle and node that the engine's `fault_nomem` input is high: a
+    /// registration asked for in that cycle fails as if its temporary allocation had.
+    pub nomem: f64,
     /// Probability per cycle and node that the SAN brings the node an RDMA request nobody
     /// made (a random connection, key, direction and range), to be denied by its check; the
     /// response goes to the other node, whose sequencer must drop it as stale.
@@ -96,6 +99,7 @@ impl Default for PairConfig {
             junk_cmds: 0.0,
             abort: None,
             rdma_errors: 0.0,
+            nomem: 0.0,
             junk_rdma: 0.0,
         }
     }
@@ -331,7 +335,7 @@ pub struct EnginePair<E> {
 
 /// The most cycles an abort (the host's ABORT taken, or the word that the peer's end went
 /// down) may take to complete every command of the connection submitted before it, with the
-/// pair's host memory latency and ready-stall probability.
+/// pair's host memory and SAN latencies and ready-stall probability.
 ///
 /// From the structure: the flush waits until no message of the connection is in the builder
 /// (at most its job FIFO and the job in progress, each a full buffer read from host memory)
@@ -340,16 +344,32 @@ pub struct EnginePair<E> {
 /// connection, and pumps go round robin, taking turns with the other events: before its turn
 /// every other connection may pump once and one other event go between each two pumps, each
 /// of those events waiting in `Apply` for the builder to take one message (a full buffer read
-/// from host memory). Ready stalls stretch all of it by 1 / (1 - stall).
-pub fn abort_bound_cycles(p: &EngineParams, dma_latency: u64, stall: f64) -> u64 {
+/// from host memory).
+///
+/// With the zero-copy paths the flush also waits for the connection's transfers to end: the
+/// sequencer's ABORT fails them at once, but each ends only when its RDMA requests in flight
+/// are answered (at most `rdma_window` segments each), and those answers queue on the SAN's
+/// RDMA lane behind every request in flight in that direction (`rdma_ops` transfers, one
+/// beat per cycle), plus the SAN's latency both ways; then each transfer's end is an event
+/// of its own (its report, a deregistration). Ready stalls stretch all of it by
+/// 1 / (1 - stall).
+pub fn abort_bound_cycles(cfg: &PairConfig) -> u64 {
     use crate::blocks::engine::JOB_FIFO;
+    let p = &cfg.params;
     let beats = p.buf_size as u64 / 8;
-    let message = beats + dma_latency + 8;
+    let message = beats + cfg.dma_latency + 8;
     let builder = (JOB_FIFO as u64 + 1) * message;
     let delivery = beats + 8;
     let flush = 2 * p.queue_depth as u64 + 1;
     let others = (2 * p.connections as u64 + 1) * message;
-    ((builder + delivery + flush + others) as f64 / (1.0 - stall)).ceil() as u64
+    let transfers = if p.zero_copy() {
+        let lane = p.rdma_ops as u64 * p.rdma_window as u64 * (p.rdma_segment as u64 / 8);
+        let per_end = 2 * message;
+        2 * cfg.san_latency + lane + p.rdma_ops as u64 * per_end
+    } else {
+        0
+    };
+    ((builder + delivery + flush + others + transfers) as f64 / (1.0 - cfg.stall)).ceil() as u64
 }
 
 fn e_is(err: Option<WsaError>, e: WsaError) -> bool {
@@ -618,6 +638,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             i.cnt_rd_index = (now.wrapping_mul(37) >> 1) as u8;
             i.m_axis_rq_tready = self.ready();
             i.m_axis_ck_tready = self.ready();
+            // Temporary-memory failures, when configured: a registration asked for in this
+            // cycle fails (the workload's `nomem_rate`, drawn per cycle).
+            i.fault_nomem = self.cfg.nomem > 0.0 && self.rng.gen_bool(self.cfg.nomem);
             if let Some(r) = self.rq_san[n].front().filter(|r| r.at <= now) {
                 i.s_axis_ac_tvalid = true;
                 i.s_axis_ac_conn = r.conn;

@@ -258,3 +258,37 @@ fn close_while_a_transfer_lands() {
         assert!(l.is_empty(), "node {n}: {l:#?}");
     }
 }
+
+/// Temporary-memory failures (the engines' `fault_nomem` input, high in a fifth of the
+/// cycles): a send whose source registration fails completes with WSAENOBUFS and its bytes
+/// are not delivered; a receiver whose landing registration fails answers SendByCopy and
+/// the bytes come as Data. The checker holds every WSAENOBUFS to a failed registration of
+/// the send's source; here each engine's own count of failed registrations (its sequencer's
+/// NOBUFS counter) must cover the sends its host saw fail, and nothing leaks.
+#[test]
+fn temporary_memory_failures() {
+    use sanswitch_model::blocks::sequencer::cnt;
+    use sanswitch_model::workload::Backend;
+    for read in [true, false] {
+        let p = params(read);
+        let w = workload(500 + read as u64, &p, 16, 100_000);
+        let cfg = PairConfig { params: p, seed: 9, nomem: 0.2, ..PairConfig::default() };
+        let mut pair = EnginePair::models(cfg);
+        let got = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
+        assert!(got.intact, "read {read}: {:?}", got.problems);
+        let mut nobufs = [0u64; 2];
+        for d in &got.directions {
+            nobufs[d.from] += pair.stats(d.conn, d.from).send_reg_failures;
+        }
+        for (n, &failed_sends) in nobufs.iter().enumerate() {
+            let failed_regs = pair.engine(n).seq.cnt.get(cnt::NOBUFS) as u64;
+            assert!(
+                failed_sends <= failed_regs,
+                "read {read} node {n}: {failed_sends} sends failed, {failed_regs} registrations"
+            );
+        }
+        assert!(nobufs.iter().sum::<u64>() > 0, "read {read}: some sends failed: {nobufs:?}");
+        no_leaks(&mut pair, &format!("read {read}"));
+        eprintln!("read {read}: WSAENOBUFS sends {nobufs:?}, {} cycles", pair.cycle);
+    }
+}

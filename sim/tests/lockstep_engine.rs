@@ -73,7 +73,14 @@ where
 {
     let p = params(read);
     let w = workload(seed, &p, sends, max);
-    let cfg = PairConfig { params: p, stall, seed, rdma_errors: 0.01, ..PairConfig::default() };
+    let cfg = PairConfig {
+        params: p,
+        stall,
+        seed,
+        rdma_errors: 0.01,
+        nomem: 0.02,
+        ..PairConfig::default()
+    };
     let mut pair = EnginePair::new(cfg, [checked_with(p, make), checked_with(p, make)]);
     let s = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});
     assert!(s.intact, "seed {seed}: {:?}", s.problems);
@@ -102,7 +109,8 @@ fn engine_lockstep_copy_path() {
     eprintln!("{} cycles in lockstep, both engines", pair.cycle);
 }
 
-/// Large sends by RDMA read (both engines can read), with RDMA errors.
+/// Large sends by RDMA read (both engines can read), with RDMA errors and temporary-memory
+/// failures.
 #[test]
 fn engine_lockstep_zero_copy_read() {
     for seed in 0..3 {
@@ -110,7 +118,8 @@ fn engine_lockstep_zero_copy_read() {
     }
 }
 
-/// Large sends by RDMA write (neither engine can read), with RDMA errors.
+/// Large sends by RDMA write (neither engine can read), with RDMA errors and
+/// temporary-memory failures.
 #[test]
 fn engine_lockstep_zero_copy_write() {
     for seed in 0..3 {
@@ -123,7 +132,7 @@ fn engine_lockstep_zero_copy_write() {
 /// backpressure on every port, malformed messages on the SAN (each resets its connection,
 /// and the teardown resets the peer's), commands the engines must refuse, RDMA requests
 /// nobody made (the sequencer inside each engine denies them at its check port), stale
-/// RDMA responses (dropped) and failed ones, sends up to 64 KiB: the larger by RDMA read in
+/// RDMA responses (dropped) and failed ones, failed registrations, sends up to 64 KiB: the larger by RDMA read in
 /// the first part, by RDMA write in the second (the engine without RDMA read).
 #[test]
 fn engine_lockstep_one_million_cycles() {
@@ -155,6 +164,7 @@ where
         junk_cmds: 0.0005,
         junk_rdma: 0.002,
         rdma_errors: 0.01,
+        nomem: 0.01,
         ..PairConfig::default()
     };
     let mut pair = EnginePair::new(cfg.clone(), [checked_with(p, make), checked_with(p, make)]);
@@ -193,7 +203,7 @@ where
     // Every made-up request was checked and denied, except those a reset swept away.
     assert!(pair.rdma_junk > 500 && pair.rdma_denied > pair.rdma_junk * 9 / 10);
     // Every teardown completed what was outstanding within the stated bound.
-    let bound = sanswitch_model::engine_pair::abort_bound_cycles(&p, cfg.dma_latency, cfg.stall);
+    let bound = sanswitch_model::engine_pair::abort_bound_cycles(&cfg);
     eprintln!(
         "worst abort: {} cycles (bound {bound}): {}",
         pair.worst_abort_cycles, pair.worst_abort

@@ -76,6 +76,7 @@ pub struct Engine<const A: usize> {
     pub s_axis_ac_len: Signal<In, Bits<32>>,
     pub m_axis_ck_tready: Signal<In, Bit>,
     pub cnt_rd_index: Signal<In, Bits<8>>,
+    pub fault_nomem: Signal<In, Bit>,
 
     pub s_axis_cmd_tready: Signal<Out, Bit>,
     pub m_axis_cpl_tvalid: Signal<Out, Bit>,
@@ -227,7 +228,7 @@ impl<const A: usize> Logic for Engine<A> {
         self.seq.s_axis_cmd_op.next = self.ctl.seq_cmd.val().op;
         self.seq.s_axis_cmd_conn.next = self.ctl.seq_cmd.val().conn;
         self.seq.s_axis_cmd_access.next = self.ctl.seq_cmd.val().access;
-        self.seq.s_axis_cmd_nomem.next = false;
+        self.seq.s_axis_cmd_nomem.next = self.fault_nomem.val();
         self.seq.s_axis_cmd_xfer.next = self.ctl.seq_cmd.val().xfer;
         self.seq.s_axis_cmd_addr.next = self.ctl.seq_cmd.val().addr;
         self.seq.s_axis_cmd_key.next = self.ctl.seq_cmd.val().key;

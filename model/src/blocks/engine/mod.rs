@@ -97,6 +97,11 @@ crate::ports! {
         /// Counter read port: block `[7:5]` ([`cnt_block`]), counter `[4:0]` of that block's
         /// bank; its value is on `cnt_rd_data` the next cycle.
         cnt_rd_index: u8 = 8,
+        /// Fault injection (tie to 0 in a product): a registration the controller asks for
+        /// while this is high fails as if its temporary allocation had (the sequencer's
+        /// `s_axis_cmd_nomem`: a send then completes with WSAENOBUFS, a receiver answers
+        /// SendByCopy).
+        fault_nomem: bool = 1,
     }
 }
 
@@ -365,6 +370,7 @@ impl EngineModel {
             s_axis_ac_len: i.s_axis_ac_len,
             m_axis_ck_tready: i.m_axis_ck_tready,
             cnt_rd_index: i.cnt_rd_index & 0x1F,
+            s_axis_cmd_nomem: i.fault_nomem,
             ..c
         }
     }
