@@ -165,18 +165,9 @@ pub struct HdrRec {
     pub dlen: Bits<32>,
 }
 
-/// A sequencer command (`s_axis_cmd_*` of [`crate::sequencer::Sequencer`]).
-#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
-pub struct SeqCmd {
-    pub op: Bits<3>,
-    pub conn: Bits<8>,
-    pub access: Bits<2>,
-    pub xfer: Bits<32>,
-    pub addr: Bits<64>,
-    pub key: Bits<32>,
-    pub len: Bits<32>,
-    pub lkey: Bits<32>,
-}
+/// A sequencer command: the sequencer's own record (its `nomem` left 0 by the controller;
+/// the engine's `fault_nomem` input drives that port).
+pub use crate::sequencer::CmdRec as SeqCmd;
 
 /// The sequencer's answer to a command (the fields the controller reads).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
