@@ -69,15 +69,21 @@ fn is_seq(t: &str) -> bool {
     t.starts_with("FD") || t.starts_with("RAMB") || t.starts_with("DSP") || t.starts_with("SRL")
 }
 
-/// The ports of a LUT RAM cell that address its asynchronous read.
-fn is_lutram_read_address(port: &str) -> bool {
-    port.starts_with("ADDR")
-        || port.starts_with("DPRA")
-        || (port.starts_with('A') && port[1..].chars().all(|c| c.is_ascii_digit()))
+/// Whether input `port` of a LUT RAM cell addresses the asynchronous read behind output
+/// `out`: `DOx` is read at `ADDRx` (RAM32M, RAM64M, RAM32M16), `DPO` at `DPRA*` (the
+/// dual-port cells' second port), `SPO` and `O` at `A*` (the single port, whose address is
+/// also the write address). An output of another name is taken to depend on every address.
+fn lutram_read_address_of(out: &str, port: &str) -> bool {
+    let a_digits =
+        port.starts_with('A') && port.len() > 1 && port[1..].chars().all(|c| c.is_ascii_digit());
+    match out {
+        _ if out.starts_with("DO") && out.len() == 3 => port == format!("ADDR{}", &out[2..]),
+        "DPO" => port.starts_with("DPRA"),
+        "SPO" | "O" => a_digits,
+        _ => port.starts_with("ADDR") || port.starts_with("DPRA") || a_digits,
+    }
 }
 
-/// Distributed RAM: written at the clock edge, read through its LUTs asynchronously, so a
-/// path runs through its read port and counts one LUT level.
 fn is_lutram(t: &str) -> bool {
     t.starts_with("RAM") && !t.starts_with("RAMB")
 }
@@ -106,20 +112,39 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
             _ if t.starts_with("DSP") => s.dsp += 1,
             _ => {}
         }
-        let idx = list.len();
         let dirs = c["port_directions"].as_object().ok_or("no port directions")?;
         let conns = c["connections"].as_object().ok_or("no connections")?;
-        let mut inputs = Vec::new();
-        for (port, bits) in conns {
-            let ids = bits.as_array().into_iter().flatten().filter_map(|b| b.as_u64());
-            if dirs.get(port).and_then(|d| d.as_str()) == Some("output") {
-                for b in ids {
+        let bits_of = |bits: &Value| -> Vec<u64> {
+            bits.as_array().into_iter().flatten().filter_map(|b| b.as_u64()).collect()
+        };
+        let is_out = |port: &str| dirs.get(port).and_then(|d| d.as_str()) == Some("output");
+        if is_lutram(t) {
+            // One node per read port: an output depends on its own read address only (a
+            // RAM32M's DOA on ADDRA, ...); the data and write inputs land at the clock edge.
+            for (out, obits) in conns.iter().filter(|(p, _)| is_out(p)) {
+                let idx = list.len();
+                for b in bits_of(obits) {
                     driver.insert(b, idx);
                 }
-            } else if !is_lutram(t) || is_lutram_read_address(port) {
-                // A LUT RAM's data and write inputs land at the clock edge; only its read
-                // address reaches its outputs within the cycle.
-                inputs.extend(ids);
+                let inputs = conns
+                    .iter()
+                    .filter(|(p, _)| !is_out(p) && lutram_read_address_of(out, p))
+                    .flat_map(|(_, b)| bits_of(b))
+                    .collect();
+                names.push(format!("{_name}.{out}"));
+                list.push((cells_type(c), inputs));
+            }
+            continue;
+        }
+        let idx = list.len();
+        let mut inputs = Vec::new();
+        for (port, bits) in conns {
+            if is_out(port) {
+                for b in bits_of(bits) {
+                    driver.insert(b, idx);
+                }
+            } else {
+                inputs.extend(bits_of(bits));
             }
         }
         names.push(_name.clone());
@@ -196,4 +221,42 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
 
 fn cells_type(c: &Value) -> &str {
     c["type"].as_str().unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A RAM32M's port D (write address) does not reach port A's output: a path from deep
+    /// logic into ADDRD ends there; one into ADDRA goes on through DOA.
+    #[test]
+    fn a_lut_ram_output_depends_on_its_own_read_address_only() {
+        let lut = |i: u64, o: u64| {
+            format!(
+                r#"{{"type":"LUT1","port_directions":{{"I0":"input","O":"output"}},"connections":{{"I0":[{i}],"O":[{o}]}}}}"#
+            )
+        };
+        let net = |addr_port: &str| {
+            format!(
+                r#"{{"modules":{{"t":{{"cells":{{
+                "a":{},"b":{},"c":{},
+                "ram":{{"type":"RAM32M","port_directions":{{"{addr_port}":"input","DOA":"output","DOD":"output"}},
+                       "connections":{{"{addr_port}":[13],"DOA":[20],"DOD":[21]}}}},
+                "d":{}
+                }}}}}}}}"#,
+                lut(10, 11),
+                lut(11, 12),
+                lut(12, 13),
+                lut(20, 30)
+            )
+        };
+        // Three LUTs into ADDRA, the RAM's read, one LUT after it.
+        assert_eq!(analyse(&net("ADDRA"), "t").unwrap().lut_levels, 5);
+        // Three LUTs into ADDRD end at the RAM (DOD unread); DOA starts a path of two.
+        assert_eq!(analyse(&net("ADDRD"), "t").unwrap().lut_levels, 4);
+        assert!(lutram_read_address_of("DOB", "ADDRB"));
+        assert!(!lutram_read_address_of("DOB", "ADDRD"));
+        assert!(lutram_read_address_of("DPO", "DPRA3") && !lutram_read_address_of("DPO", "A3"));
+        assert!(lutram_read_address_of("SPO", "A0") && !lutram_read_address_of("SPO", "ADDRA"));
+    }
 }

@@ -5,8 +5,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::Bits;
 use sanswitch_hdl::rhsim;
-use sanswitch_hdl::widgets::{CounterBank, SkidBuffer};
+use sanswitch_hdl::widgets::{CounterBank, Fifo, SkidBuffer};
 use sanswitch_model::blocks::widgets::counter_bank::{CounterBankIn, CounterBankOut};
+use sanswitch_model::blocks::widgets::fifo::{FifoIn, FifoOut};
 use sanswitch_model::blocks::widgets::skid::{SkidIn, SkidOut};
 use sanswitch_model::blocks::widgets::{self as model};
 use sanswitch_model::ports::{CycleModel, Stimulus};
@@ -64,6 +65,48 @@ fn skid_buffer_matches_its_model() {
     let stim = Polite(SkidStim(ChaCha8Rng::seed_from_u64(1)), Default::default());
     rhsim::lockstep(SkidBuffer::<Bits<16>>::default(), model::Skid::<u16>::default(), stim, 4000)
         .unwrap();
+}
+
+/// Random FIFO inputs that follow the user's rule (push only while `can_push`, pop only while
+/// `valid`: registered outputs, so a shadow model tells them before the cycle), with bursts
+/// of mostly-push and mostly-pop so the ring fills, empties and wraps.
+struct FifoStim(ChaCha8Rng, model::Fifo<u16>, u64);
+
+impl Stimulus<FifoIn, FifoOut> for FifoStim {
+    fn next(&mut self) -> FifoIn {
+        let (r, shadow) = (&mut self.0, &mut self.1);
+        self.2 += 1;
+        let filling = (self.2 / 37) % 2 == 0;
+        let mut i = FifoIn {
+            reset: r.gen_bool(0.005),
+            push: r.gen_bool(if filling { 0.8 } else { 0.3 }),
+            push_data: r.r#gen(),
+            pop: r.gen_bool(if filling { 0.3 } else { 0.8 }),
+        };
+        i.push &= shadow.can_push();
+        i.pop &= !shadow.is_empty();
+        CycleModel::clock(shadow, &i);
+        i
+    }
+    fn observe(&mut self, _i: &FifoIn, _o: &FifoOut) {}
+}
+
+#[test]
+fn fifo_matches_its_model_at_every_depth() {
+    for depth in [1, 2, 3, 4, 5, 16] {
+        let stim = FifoStim(ChaCha8Rng::seed_from_u64(depth as u64), model::Fifo::new(depth), 0);
+        rhsim::lockstep(Fifo::<Bits<16>>::new(depth), model::Fifo::<u16>::new(depth), stim, 3000)
+            .unwrap_or_else(|e| panic!("depth {depth}: {e}"));
+    }
+}
+
+#[test]
+fn a_fifo_one_entry_short_is_caught() {
+    let stim = FifoStim(ChaCha8Rng::seed_from_u64(9), model::Fifo::new(4), 0);
+    let e = rhsim::lockstep(Fifo::<Bits<16>>::new(3), model::Fifo::<u16>::new(4), stim, 500)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.contains("can_push"), "{e}");
 }
 
 #[test]

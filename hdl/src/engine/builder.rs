@@ -55,7 +55,9 @@ pub struct Builder {
     out_conn: DFF<Bits<8>>,
     load: Signal<Local, Bit>,
     src_v: Signal<Local, Bit>,
-    src: Signal<Local, TxJob>,
+    hd: Signal<Local, TxJob>,
+    cj: Signal<Local, TxJob>,
+    srec: Signal<Local, SentRec>,
     first: Signal<Local, Bit>,
     word: Signal<Local, Bits<64>>,
     last_fixed: Signal<Local, Bit>,
@@ -103,7 +105,9 @@ impl Default for Builder {
             out_conn: Default::default(),
             load: Default::default(),
             src_v: Default::default(),
-            src: Default::default(),
+            hd: Default::default(),
+            cj: Default::default(),
+            srec: Default::default(),
             first: Default::default(),
             word: Default::default(),
             last_fixed: Default::default(),
@@ -162,49 +166,57 @@ impl Logic for Builder {
             self.req_due.d.next = false;
         }
 
-        // The message a beat comes from: the current one, else the next job.
+        // The message a beat comes from: the current one, else the next job. Only the fields
+        // a first beat reads are multiplexed (the header's first word, the lengths, what the
+        // sent record carries): the job itself is loaded into `cur` from the FIFO's head, so
+        // the ~730-bit job needs no second multiplexer beside the FIFO's own.
+        self.hd.next = self.jobs.head.val();
+        self.cj.next = self.cur.q.val();
         self.src_v.next = self.cur_v.q.val() | self.jobs.valid.val();
-        self.src.next = self.cur.q.val();
-        self.first.next = false;
-        if !self.cur_v.q.val() {
-            self.src.next = self.jobs.head.val();
-            self.first.next = true;
+        self.first.next = !self.cur_v.q.val();
+        self.srec.next.conn = self.cj.val().conn;
+        self.srec.next.buf = self.cj.val().buf;
+        self.srec.next.pooled = self.cj.val().pooled;
+        self.srec.next.cpl_v = self.cj.val().cpl_v;
+        self.srec.next.cpl = self.cj.val().cpl;
+        if self.first.val() {
+            self.srec.next.conn = self.hd.val().conn;
+            self.srec.next.buf = self.hd.val().buf;
+            self.srec.next.pooled = self.hd.val().pooled;
+            self.srec.next.cpl_v = self.hd.val().cpl_v;
+            self.srec.next.cpl = self.hd.val().cpl;
         }
-        self.word.next = self.src.val().w0;
-        if !self.first.val() {
-            if self.k.q.val() == 1 {
-                self.word.next = self.src.val().w1;
-            } else if self.k.q.val() == 2 {
-                self.word.next = self.src.val().w2;
-            } else if self.k.q.val() == 3 {
-                self.word.next = self.src.val().w3;
-            } else if self.k.q.val() == 4 {
-                self.word.next = self.src.val().w4;
-            }
+        self.word.next = self.cj.val().w0;
+        if self.first.val() {
+            self.word.next = self.hd.val().w0;
+        } else if self.k.q.val() == 1 {
+            self.word.next = self.cj.val().w1;
+        } else if self.k.q.val() == 2 {
+            self.word.next = self.cj.val().w2;
+        } else if self.k.q.val() == 3 {
+            self.word.next = self.cj.val().w3;
+        } else if self.k.q.val() == 4 {
+            self.word.next = self.cj.val().w4;
         }
-        self.last_fixed.next = (self.src.val().nwords == 1) & (self.src.val().pay_len == 0);
-        if !self.first.val() {
-            self.last_fixed.next =
-                (self.k.q.val() + 1 == self.src.val().nwords) & (self.src.val().pay_len == 0);
+        self.last_fixed.next =
+            (self.k.q.val() + 1 == self.cj.val().nwords) & (self.cj.val().pay_len == 0);
+        if self.first.val() {
+            self.last_fixed.next = (self.hd.val().nwords == 1) & (self.hd.val().pay_len == 0);
         }
         self.beat_v.next = false;
         self.beat_last.next = false;
         self.jobs.pop.next = false;
         self.sents.push.next = false;
-        self.sents.push_data.next.conn = self.src.val().conn;
-        self.sents.push_data.next.buf = self.src.val().buf;
-        self.sents.push_data.next.pooled = self.src.val().pooled;
-        self.sents.push_data.next.cpl_v = self.src.val().cpl_v;
-        self.sents.push_data.next.cpl = self.src.val().cpl;
+        self.sents.push_data.next = self.srec.val();
         if self.load.val() & self.src_v.val() {
             self.jobs.pop.next = self.first.val();
             self.cur_v.d.next = true;
-            self.cur.d.next = self.src.val();
             if self.first.val() {
+                self.cur.d.next = self.hd.val();
                 self.k.d.next = 0.into();
-                self.req_due.d.next = self.src.val().pay_len != 0;
+                self.req_due.d.next = self.hd.val().pay_len != 0;
             }
-            if self.first.val() | (self.k.q.val() < self.src.val().nwords) {
+            if self.first.val() | (self.k.q.val() < self.cj.val().nwords) {
                 if !self.last_fixed.val() | self.sents.can_push.val() {
                     self.beat_v.next = true;
                     self.beat_last.next = self.last_fixed.val();
@@ -224,7 +236,7 @@ impl Logic for Builder {
             if self.beat_v.val() {
                 self.out_v.d.next = true;
                 self.out_last.d.next = self.beat_last.val();
-                self.out_conn.d.next = self.src.val().conn;
+                self.out_conn.d.next = self.srec.val().conn;
                 if self.beat_last.val() {
                     self.sents.push.next = true;
                     self.cur_v.d.next = false;

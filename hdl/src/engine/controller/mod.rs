@@ -45,6 +45,7 @@ use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 mod cont;
+mod inline;
 mod start;
 mod tail;
 mod zmsg;
@@ -52,6 +53,7 @@ mod zpool;
 mod zseq;
 mod zstart;
 pub use cont::CtlCont;
+pub use inline::CtlInline;
 pub use start::CtlStart;
 pub use tail::CtlTail;
 pub use zmsg::CtlZMsg;
@@ -181,6 +183,12 @@ pub struct Controller {
     conn16: Signal<Local, Bits<16>>,
     tuser: Signal<Local, Bits<16>>,
     next_phase: Signal<Local, Bits<3>>,
+    tsel0: Signal<Local, Bit>,
+    tsel1: Signal<Local, Bit>,
+    w01: Signal<Local, Work>,
+    a01: Signal<Local, Act>,
+    w23: Signal<Local, Work>,
+    a23: Signal<Local, Act>,
 }
 
 impl Controller {
@@ -283,19 +291,33 @@ impl Logic for Controller {
         self.zseq.hdr.next = self.ev_hdr.q.val();
         self.zseq.sq_f.next = self.sqf.val();
         self.zseq.rq_f.next = self.rqf.val();
-        self.tail.w_in.next = self.cont.w.val();
-        self.tail.act_in.next = self.cont.act.val();
+        // Which decision the tail takes, as the two select bits of a four-way multiplexer
+        // (one LUT6 per bit of the ~2,200-bit decision, where a priority chain costs three):
+        // `tsel1` the phase (from registers) picks a start (`start`, `zstart`) over an
+        // answer's (`cont`, `zseq`); `tsel0`, which waits for the start's own decision
+        // (`zpump`), picks within the pair, so it enters the multiplexer's last level only.
+        self.tsel1.next = self.phase.q.val() == 1;
+        self.tsel0.next = self.phase.q.val() == 5;
         if self.phase.q.val() == 1 {
-            self.tail.w_in.next = self.start.w.val();
-            self.tail.act_in.next = self.start.act.val();
-            if (self.ev_kind.q.val() == 7) | self.start.zpump.val() {
-                self.tail.w_in.next = self.zstart.w.val();
-                self.tail.act_in.next = self.zstart.act.val();
-            }
+            self.tsel0.next = (self.ev_kind.q.val() == 7) | self.start.zpump.val();
         }
-        if self.phase.q.val() == 5 {
-            self.tail.w_in.next = self.zseq.w.val();
-            self.tail.act_in.next = self.zseq.act.val();
+        self.w01.next = self.cont.w.val();
+        self.a01.next = self.cont.act.val();
+        if self.tsel0.val() {
+            self.w01.next = self.zseq.w.val();
+            self.a01.next = self.zseq.act.val();
+        }
+        self.w23.next = self.start.w.val();
+        self.a23.next = self.start.act.val();
+        if self.tsel0.val() {
+            self.w23.next = self.zstart.w.val();
+            self.a23.next = self.zstart.act.val();
+        }
+        self.tail.w_in.next = self.w01.val();
+        self.tail.act_in.next = self.a01.val();
+        if self.tsel1.val() {
+            self.tail.w_in.next = self.w23.val();
+            self.tail.act_in.next = self.a23.val();
         }
 
         // Defaults: nothing taken, pushed or written.

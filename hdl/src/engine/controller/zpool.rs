@@ -15,6 +15,7 @@
 use rust_hdl::prelude::*;
 
 use super::super::records::{Act, ConnWord, Fx, PoolReq, PoolResp, RqEnt, SqEnt, TxJob, Work};
+use super::inline::CtlInline;
 use crate::widgets::Param;
 
 #[derive(LogicBlock, Default)]
@@ -37,9 +38,8 @@ pub struct CtlZPool {
     wk: Signal<Local, Work>,
     fx: Signal<Local, Fx>,
     ok: Signal<Local, Bit>,
-    fixed: Signal<Local, Bits<32>>,
-    room: Signal<Local, Bits<32>>,
-    inline: Signal<Local, Bits<32>>,
+    /// The head send's inline bytes.
+    inl: CtlInline,
     mid: Signal<Local, Bits<8>>,
     mflags: Signal<Local, Bits<8>>,
     mlen: Signal<Local, Bits<32>>,
@@ -57,20 +57,13 @@ impl Logic for CtlZPool {
         self.req.next = self.k_zero_req.val();
         self.req.next.conn = self.w_in.val().conn;
         self.ok.next = self.resp.val().status == 0;
-        self.fixed.next = 24.into();
         self.mflags.next = 0.into();
         if self.ci.val().peer_read {
-            self.fixed.next = 40.into();
             self.mflags.next = 2.into();
         }
-        self.room.next = 0.into();
-        if self.ci.val().peer_buf > self.fixed.val() {
-            self.room.next = self.ci.val().peer_buf - self.fixed.val();
-        }
-        self.inline.next = self.sq_f.val().len - 1;
-        if self.room.val() < self.inline.val() {
-            self.inline.next = self.room.val();
-        }
+        self.inl.peer_read.next = self.ci.val().peer_read;
+        self.inl.peer_buf.next = self.ci.val().peer_buf;
+        self.inl.len.next = self.sq_f.val().len;
         self.rest_rx.next = self.ci.val().rx_total - self.ci.val().rx_inline;
         self.job.next = self.k_zero_job.val();
         self.job.next.conn = self.w_in.val().conn;
@@ -79,7 +72,7 @@ impl Logic for CtlZPool {
         self.job.next.w1 = bit_cast::<64, 32>(self.resp.val().mseq)
             | (bit_cast::<64, 32>(self.resp.val().ack) << 32);
         self.mid.next = 0xFE.into();
-        self.mlen.next = self.fixed.val() + self.inline.val();
+        self.mlen.next = self.inl.fixed.val() + self.inl.inline_len.val();
         self.xfer.next = self.ci.val().tx_xfer;
         self.bytes.next = self.ci.val().tx_due_bytes;
         self.job.next.nwords = 3.into();
@@ -87,16 +80,16 @@ impl Logic for CtlZPool {
         if self.ck.val() == 12 {
             // LargeSend: the total, the rest's descriptor in read mode, the inline bytes.
             self.job.next.w2 = bit_cast::<64, 32>(self.sq_f.val().len);
-            self.job.next.w3 = self.sq_f.val().addr + bit_cast::<64, 32>(self.inline.val());
+            self.job.next.w3 = self.sq_f.val().addr + bit_cast::<64, 32>(self.inl.inline_len.val());
             self.job.next.w4 = bit_cast::<64, 32>(self.ci.val().tx_key)
-                | (bit_cast::<64, 32>(self.sq_f.val().len - self.inline.val()) << 32);
+                | (bit_cast::<64, 32>(self.sq_f.val().len - self.inl.inline_len.val()) << 32);
             if self.ci.val().peer_read {
                 self.job.next.nwords = 5.into();
             }
             self.job.next.pay_addr = self.sq_f.val().addr;
-            self.job.next.pay_len = self.inline.val();
+            self.job.next.pay_len = self.inl.inline_len.val();
             if self.ok.val() {
-                self.c.next.sent = self.inline.val();
+                self.c.next.sent = self.inl.inline_len.val();
                 self.c.next.tx_x = 3.into();
                 if self.ci.val().peer_read {
                     self.c.next.tx_x = 2.into();

@@ -13,6 +13,7 @@
 use rust_hdl::prelude::*;
 
 use super::super::records::{Act, ConnWord, PoolReq, SeqCmd, SqEnt, Work, XferRec};
+use super::inline::CtlInline;
 use crate::widgets::Param;
 
 #[derive(LogicBlock, Default)]
@@ -33,11 +34,8 @@ pub struct CtlZStart {
     sc: Signal<Local, SeqCmd>,
     wk: Signal<Local, Work>,
     ok: Signal<Local, Bit>,
-    /// The head send's inline bytes: what a LargeSend buffer of the peer takes, but never
-    /// all of it (`endpoint::inline_len`).
-    room: Signal<Local, Bits<32>>,
-    fixed: Signal<Local, Bits<32>>,
-    inline: Signal<Local, Bits<32>>,
+    /// The head send's inline bytes.
+    inl: CtlInline,
 }
 
 impl Logic for CtlZStart {
@@ -50,18 +48,9 @@ impl Logic for CtlZStart {
         self.req.next = self.k_zero_req.val();
         self.req.next.conn = self.w_in.val().conn;
         self.ok.next = self.xfer.val().status == 0;
-        self.fixed.next = 24.into();
-        if self.cw.val().peer_read {
-            self.fixed.next = 40.into();
-        }
-        self.room.next = 0.into();
-        if self.cw.val().peer_buf > self.fixed.val() {
-            self.room.next = self.cw.val().peer_buf - self.fixed.val();
-        }
-        self.inline.next = self.sq_f.val().len - 1;
-        if self.room.val() < self.inline.val() {
-            self.inline.next = self.room.val();
-        }
+        self.inl.peer_read.next = self.cw.val().peer_read;
+        self.inl.peer_buf.next = self.cw.val().peer_buf;
+        self.inl.len.next = self.sq_f.val().len;
 
         if self.kind.val() == 7 {
             // A transfer ended: owe its message and give its registration up.
@@ -111,8 +100,9 @@ impl Logic for CtlZStart {
             if self.cw.val().peer_read {
                 self.sc.next.access = 1.into();
             }
-            self.sc.next.addr = self.sq_f.val().addr + bit_cast::<64, 32>(self.inline.val());
-            self.sc.next.len = self.sq_f.val().len - self.inline.val();
+            self.sc.next.addr =
+                self.sq_f.val().addr + bit_cast::<64, 32>(self.inl.inline_len.val());
+            self.sc.next.len = self.sq_f.val().len - self.inl.inline_len.val();
             self.a.next.zk = 0.into();
         } else if self.cw.val().tx_x == 1 {
             self.a.next.code = 1.into();
