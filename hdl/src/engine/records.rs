@@ -210,13 +210,14 @@ pub struct PoolResp {
     pub update_due: Bit,
 }
 
-/// What an event does besides its connection's state (the model's `controller::Effects`).
+/// What an event does besides its connection's state (the model's `controller::Effects`; its
+/// message job is not here but in the controller's own job register, written straight from
+/// the decision that builds it: the ~730-bit job would otherwise pass through every
+/// decision's multiplexer, which only one or two of them change).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct Fx {
     pub cpl_v: Bit,
     pub cpl: CplRec,
-    pub job_v: Bit,
-    pub job: TxJob,
     pub dlv_v: Bit,
     pub dlv: DlvJob,
     pub adm_v: Bit,
@@ -233,12 +234,14 @@ pub struct Fx {
 }
 
 /// Queue entries an event appends, written at its Apply cycle after the tail it counted.
+/// A queued send or posted receive is the command's own fields (the model's `SqEnt`, `RqEnt`
+/// made from its `Command`): the Apply cycle writes them from the command's event register,
+/// which holds until the next event is taken, so only their valid bits travel with the
+/// event (through every decision's multiplexer).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct Pend {
     pub sq_v: Bit,
-    pub sq: SqEnt,
     pub rq_v: Bit,
-    pub rq: RqEnt,
     pub held_v: Bit,
     pub held: HeldEnt,
 }

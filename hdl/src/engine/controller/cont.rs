@@ -31,6 +31,10 @@ pub struct CtlCont {
     pub rq_f: Signal<In, RqEnt>,
     pub w: Signal<Out, Work>,
     pub act: Signal<Out, Act>,
+    /// A message job built (by this decision or [`CtlZPool`]), for the controller's job
+    /// register.
+    pub new_job_v: Signal<Out, Bit>,
+    pub new_job: Signal<Out, TxJob>,
     zmsg: CtlZMsg,
     zpool: CtlZPool,
     /// The engine has the zero-copy paths (else their messages are violations).
@@ -309,6 +313,7 @@ impl Logic for CtlCont {
 
         // The message built from the answer: header from the pool, payload for Data.
         self.job.next = self.k_zero_job.val();
+        self.new_job_v.next = false;
         self.job.next.conn = self.w_in.val().conn;
         self.job.next.buf = self.resp.val().buf;
         self.job.next.pooled = true;
@@ -332,8 +337,7 @@ impl Logic for CtlCont {
             }
         }
         if self.build.val() {
-            self.fx.next.job_v = true;
-            self.fx.next.job = self.job.val();
+            self.new_job_v.next = true;
             self.c.next.tx_inflight = self.ci.val().tx_inflight + 1;
         }
         self.a.next.req = self.req.val();
@@ -345,13 +349,17 @@ impl Logic for CtlCont {
         self.wk.next.pend = self.pend.val();
         self.w.next = self.wk.val();
         self.act.next = self.a.val();
+        self.new_job.next = self.job.val();
         if (self.ck.val() == 4) & self.ok.val() & self.zmid.val() & self.k_zc.val() {
             self.w.next = self.zmsg.w.val();
             self.act.next = self.zmsg.act.val();
+            self.new_job_v.next = false;
         }
         if (self.ck.val() == 12) | (self.ck.val() == 13) {
             self.w.next = self.zpool.w.val();
             self.act.next = self.zpool.act.val();
+            self.new_job_v.next = self.zpool.new_job_v.val();
+            self.new_job.next = self.zpool.new_job.val();
         }
     }
 }

@@ -137,6 +137,9 @@ pub struct Controller {
     ev_cmd: DFF<CmdRec>,
     ev_xfer: DFF<XferRec>,
     w: DFF<Work>,
+    /// The event's message job (`Effects::job`), written by the decision that builds it.
+    jr_v: DFF<Bit>,
+    jr: DFF<TxJob>,
     step: DFF<Act>,
     psent: DFF<Bit>,
     fl_conn: DFF<Bits<8>>,
@@ -180,6 +183,9 @@ pub struct Controller {
     fcpl: Signal<Local, CplRec>,
     sqf: Signal<Local, SqEnt>,
     rqf: Signal<Local, RqEnt>,
+    /// The queue entries a send or receive command appends (`Pend`).
+    sq_w: Signal<Local, SqEnt>,
+    rq_w: Signal<Local, RqEnt>,
     conn16: Signal<Local, Bits<16>>,
     tuser: Signal<Local, Bits<16>>,
     next_phase: Signal<Local, Bits<3>>,
@@ -224,7 +230,8 @@ impl Logic for Controller {
     fn update(&mut self) {
         dff_setup!(
             self, clock, phase, ev_kind, ev_conn, ev_hdr, ev_sent, ev_dlv, ev_cmd, ev_xfer, w,
-            step, psent, fl_conn, fl_all, fl_err, rr, pump_due, cmd_due, sweep, sweep_addr
+            jr_v, jr, step, psent, fl_conn, fl_all, fl_err, rr, pump_due, cmd_due, sweep,
+            sweep_addr
         );
         for i in 0..self.work.len() {
             self.work[i].clock.next = self.clock.val();
@@ -337,7 +344,7 @@ impl Logic for Controller {
         self.cpl_push.next = false;
         self.fxc.next = self.wfx.val().cpl;
         self.job_push.next = false;
-        self.fxj.next = self.wfx.val().job;
+        self.fxj.next = self.jr.q.val();
         self.job.next = self.fxj.val();
         self.dj_push.next = false;
         self.dj.next = self.wfx.val().dlv;
@@ -349,7 +356,7 @@ impl Logic for Controller {
         self.conn_ram.write_enable.next = false;
         self.conn_ram.write_address.next = bit_cast::<16, 8>(self.w.q.val().conn);
         self.newc.next = self.wc.val();
-        if self.wfx.val().job_v & self.fxj.val().pooled {
+        if self.jr_v.q.val() & self.fxj.val().pooled {
             // Every message carries our posted count.
             self.newc.next.adv_due = false;
         }
@@ -358,13 +365,20 @@ impl Logic for Controller {
             << self.k_q_shift.val())
             | (bit_cast::<16, 4>(self.wc.val().sq_head + bit_cast::<4, 5>(self.wc.val().sq_n) - 1)
                 & self.k_q_mask.val());
-        self.sq_ram.write_data.next = self.wpend.val().sq;
+        self.sq_w.next.tag = self.ev_cmd.q.val().tag;
+        self.sq_w.next.addr = self.ev_cmd.q.val().addr;
+        self.sq_w.next.len = self.ev_cmd.q.val().len;
+        self.sq_w.next.urgent = self.ev_cmd.q.val().opcode == 5;
+        self.sq_ram.write_data.next = self.sq_w.val();
         self.rq_ram.write_enable.next = false;
         self.rq_ram.write_address.next = (bit_cast::<16, 8>(self.w.q.val().conn)
             << self.k_q_shift.val())
             | (bit_cast::<16, 4>(self.wc.val().rq_head + bit_cast::<4, 5>(self.wc.val().rq_n) - 1)
                 & self.k_q_mask.val());
-        self.rq_ram.write_data.next = self.wpend.val().rq;
+        self.rq_w.next.tag = self.ev_cmd.q.val().tag;
+        self.rq_w.next.addr = self.ev_cmd.q.val().addr;
+        self.rq_w.next.len = self.ev_cmd.q.val().len;
+        self.rq_ram.write_data.next = self.rq_w.val();
         self.held_ram.write_enable.next = false;
         self.held_ram.write_address.next = (bit_cast::<16, 8>(self.w.q.val().conn)
             << self.k_h_shift.val())
@@ -499,6 +513,8 @@ impl Logic for Controller {
             }
         } else if self.phase.q.val() == 1 {
             self.w.d.next = self.tail.w.val();
+            self.jr_v.d.next = self.start.new_job_v.val();
+            self.jr.d.next = self.start.new_job.val();
             self.step.d.next = self.tail.step.val();
             self.psent.d.next = false;
             self.phase.d.next = self.next_phase.val();
@@ -510,6 +526,10 @@ impl Logic for Controller {
                 }
             } else if self.resp_valid.val() {
                 self.w.d.next = self.tail.w.val();
+                if self.cont.new_job_v.val() {
+                    self.jr_v.d.next = true;
+                    self.jr.d.next = self.cont.new_job.val();
+                }
                 self.step.d.next = self.tail.step.val();
                 self.psent.d.next = false;
                 self.phase.d.next = self.next_phase.val();
@@ -530,12 +550,12 @@ impl Logic for Controller {
             }
         } else if self.phase.q.val() == 3 {
             self.room.next = (!self.wfx.val().cpl_v | self.cpl_can_push.val())
-                & (!self.wfx.val().job_v | self.job_can_push.val())
+                & (!self.jr_v.q.val() | self.job_can_push.val())
                 & (!self.wfx.val().dlv_v | self.dj_can_push.val())
                 & (!self.wfx.val().down | self.down_can_push.val());
             if self.room.val() {
                 self.cpl_push.next = self.wfx.val().cpl_v;
-                self.job_push.next = self.wfx.val().job_v;
+                self.job_push.next = self.jr_v.q.val();
                 self.dj_push.next = self.wfx.val().dlv_v;
                 self.phase.d.next = 0.into();
                 if self.w.q.val().conn_v {

@@ -33,6 +33,9 @@ pub struct CtlStart {
     pub held_f: Signal<In, HeldEnt>,
     pub w: Signal<Out, Work>,
     pub act: Signal<Out, Act>,
+    /// A message job built (Hello), for the controller's job register.
+    pub new_job_v: Signal<Out, Bit>,
+    pub new_job: Signal<Out, TxJob>,
     /// A pump whose next step is a zero-copy one (an owed message, or the head send's
     /// transfer): [`super::zstart::CtlZStart`] decides it.
     pub zpump: Signal<Out, Bit>,
@@ -63,8 +66,6 @@ pub struct CtlStart {
     dead: Signal<Local, Bit>,
     dead_err: Signal<Local, Bits<16>>,
     n: Signal<Local, Bits<32>>,
-    sq_e: Signal<Local, SqEnt>,
-    rq_e: Signal<Local, RqEnt>,
     tuser: Signal<Local, Bits<16>>,
     ext: Signal<Local, Bits<64>>,
     flags: Signal<Local, Bits<8>>,
@@ -109,18 +110,12 @@ impl Logic for CtlStart {
         self.a.next = self.k_zero_act.val();
         self.req.next = self.k_zero_req.val();
         self.job.next = self.k_zero_job.val();
+        self.new_job_v.next = false;
         self.dj.next = self.dlv.val();
         self.st.next = self.cw.val().st;
         self.conn.next = self.ev_conn.val();
         self.hbuf.next = self.tuser.val().get_bits::<8>(8);
         self.n.next = 0.into();
-        self.sq_e.next.tag = self.cmd.val().tag;
-        self.sq_e.next.addr = self.cmd.val().addr;
-        self.sq_e.next.len = self.cmd.val().len;
-        self.sq_e.next.urgent = self.cmd.val().opcode == 5;
-        self.rq_e.next.tag = self.cmd.val().tag;
-        self.rq_e.next.addr = self.cmd.val().addr;
-        self.rq_e.next.len = self.cmd.val().len;
         // The command's completion, status filled in below.
         self.cpl.next.tag = self.cmd.val().tag;
         self.cpl.next.bytes = 0.into();
@@ -323,8 +318,7 @@ impl Logic for CtlStart {
                     self.job.next.w1 = bit_cast::<64, 32>(self.cw.val().init_seq);
                     self.job.next.w2 = self.k_hello_ext.val();
                     self.job.next.nwords = 3.into();
-                    self.fx.next.job_v = true;
-                    self.fx.next.job = self.job.val();
+                    self.new_job_v.next = true;
                     self.c.next.tx_inflight = self.cw.val().tx_inflight + 1;
                     self.c.next.st = 3.into();
                     self.c.next.wait_v = true;
@@ -348,7 +342,6 @@ impl Logic for CtlStart {
                 } else {
                     self.fx.next.cpl_v = false;
                     self.pend.next.sq_v = true;
-                    self.pend.next.sq = self.sq_e.val();
                     self.c.next.sq_n = self.cw.val().sq_n + 1;
                 }
             } else if self.cmd.val().opcode == 6 {
@@ -363,7 +356,6 @@ impl Logic for CtlStart {
                 } else {
                     self.fx.next.cpl_v = false;
                     self.pend.next.rq_v = true;
-                    self.pend.next.rq = self.rq_e.val();
                     self.c.next.rq_n = self.cw.val().rq_n + 1;
                 }
             } else if self.cmd.val().opcode == 7 {
@@ -486,5 +478,6 @@ impl Logic for CtlStart {
         self.w.next.fx = self.fx.val();
         self.w.next.pend = self.pend.val();
         self.act.next = self.a.val();
+        self.new_job.next = self.job.val();
     }
 }

@@ -27,6 +27,9 @@ pub struct CtlZPool {
     pub rq_f: Signal<In, RqEnt>,
     pub w: Signal<Out, Work>,
     pub act: Signal<Out, Act>,
+    /// The message job built, for the controller's job register.
+    pub new_job_v: Signal<Out, Bit>,
+    pub new_job: Signal<Out, TxJob>,
     k_zero_act: Param<Act>,
     k_zero_job: Param<TxJob>,
     k_zero_req: Param<PoolReq>,
@@ -66,6 +69,7 @@ impl Logic for CtlZPool {
         self.inl.len.next = self.sq_f.val().len;
         self.rest_rx.next = self.ci.val().rx_total - self.ci.val().rx_inline;
         self.job.next = self.k_zero_job.val();
+        self.new_job_v.next = false;
         self.job.next.conn = self.w_in.val().conn;
         self.job.next.buf = self.resp.val().buf;
         self.job.next.pooled = true;
@@ -143,13 +147,13 @@ impl Logic for CtlZPool {
         self.fx.next = self.w_in.val().fx;
         if self.ok.val() {
             self.c.next.tx_inflight = self.ci.val().tx_inflight + 1;
-            self.fx.next.job_v = true;
-            self.fx.next.job = self.job.val();
+            self.new_job_v.next = true;
         }
         self.wk.next.fx = self.fx.val();
         self.a.next.req = self.req.val();
         self.wk.next.c = self.c.val();
         self.w.next = self.wk.val();
         self.act.next = self.a.val();
+        self.new_job.next = self.job.val();
     }
 }
