@@ -211,15 +211,11 @@ pub struct PoolResp {
 }
 
 /// What an event does besides its connection's state (the model's `controller::Effects`; its
-/// message job is not here but in the controller's own job register, written straight from
-/// the decision that builds it: the ~730-bit job would otherwise pass through every
-/// decision's multiplexer, which only one or two of them change).
+/// message job, completion and delivery are not here but in the controller's own registers,
+/// written straight from the decision that makes them: the ~1,000 bits would otherwise pass
+/// through every decision's multiplexer, and only one or two decisions change each).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct Fx {
-    pub cpl_v: Bit,
-    pub cpl: CplRec,
-    pub dlv_v: Bit,
-    pub dlv: DlvJob,
     pub adm_v: Bit,
     pub adm_post: Bit,
     pub adm_open: Bit,

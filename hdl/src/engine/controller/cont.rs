@@ -35,6 +35,9 @@ pub struct CtlCont {
     /// register.
     pub new_job_v: Signal<Out, Bit>,
     pub new_job: Signal<Out, TxJob>,
+    /// A completion, for the controller's completion register.
+    pub new_cpl_v: Signal<Out, Bit>,
+    pub new_cpl: Signal<Out, CplRec>,
     zmsg: CtlZMsg,
     zpool: CtlZPool,
     /// The engine has the zero-copy paths (else their messages are violations).
@@ -45,6 +48,7 @@ pub struct CtlCont {
     k_hello_ext: Param<Bits<64>>,
     k_zero_act: Param<Act>,
     k_zero_job: Param<TxJob>,
+    k_zero_cpl: Param<CplRec>,
     k_zero_req: Param<PoolReq>,
     wk: Signal<Local, Work>,
     ci: Signal<Local, ConnWord>,
@@ -106,6 +110,8 @@ impl Logic for CtlCont {
             | (self.step.val().kmid == 0xFD)
             | (self.step.val().kmid == 0xFE);
         self.fx.next = self.w_in.val().fx;
+        self.new_cpl_v.next = false;
+        self.new_cpl.next = self.k_zero_cpl.val();
         self.pend.next = self.w_in.val().pend;
         self.jcpl.next.tag = self.sq_f.val().tag;
         self.jcpl.next.bytes = self.sq_f.val().len;
@@ -176,8 +182,8 @@ impl Logic for CtlCont {
                 self.fx.next.adm_buf = self.step.val().kbuf;
                 if self.ci.val().wait_v {
                     self.c.next.wait_v = false;
-                    self.fx.next.cpl_v = true;
-                    self.fx.next.cpl = self.cpl.val();
+                    self.new_cpl_v.next = true;
+                    self.new_cpl.next = self.cpl.val();
                 }
             }
         } else if self.ck.val() == 4 {
@@ -354,11 +360,13 @@ impl Logic for CtlCont {
             self.w.next = self.zmsg.w.val();
             self.act.next = self.zmsg.act.val();
             self.new_job_v.next = false;
+            self.new_cpl_v.next = false;
         }
         if (self.ck.val() == 12) | (self.ck.val() == 13) {
             self.w.next = self.zpool.w.val();
             self.act.next = self.zpool.act.val();
             self.new_job_v.next = self.zpool.new_job_v.val();
+            self.new_cpl_v.next = false;
             self.new_job.next = self.zpool.new_job.val();
         }
     }

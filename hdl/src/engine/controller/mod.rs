@@ -140,6 +140,11 @@ pub struct Controller {
     /// The event's message job (`Effects::job`), written by the decision that builds it.
     jr_v: DFF<Bit>,
     jr: DFF<TxJob>,
+    /// The event's completion and delivery job (`Effects::cpl`, `Effects::dlv`), likewise.
+    cr_v: DFF<Bit>,
+    cr: DFF<CplRec>,
+    dr_v: DFF<Bit>,
+    dr: DFF<DlvJob>,
     step: DFF<Act>,
     psent: DFF<Bit>,
     fl_conn: DFF<Bits<8>>,
@@ -230,8 +235,8 @@ impl Logic for Controller {
     fn update(&mut self) {
         dff_setup!(
             self, clock, phase, ev_kind, ev_conn, ev_hdr, ev_sent, ev_dlv, ev_cmd, ev_xfer, w,
-            jr_v, jr, step, psent, fl_conn, fl_all, fl_err, rr, pump_due, cmd_due, sweep,
-            sweep_addr
+            jr_v, jr, cr_v, cr, dr_v, dr, step, psent, fl_conn, fl_all, fl_err, rr, pump_due,
+            cmd_due, sweep, sweep_addr
         );
         for i in 0..self.work.len() {
             self.work[i].clock.next = self.clock.val();
@@ -342,12 +347,12 @@ impl Logic for Controller {
         self.take_rsp.next = false;
         self.take_xfer.next = false;
         self.cpl_push.next = false;
-        self.fxc.next = self.wfx.val().cpl;
+        self.fxc.next = self.cr.q.val();
         self.job_push.next = false;
         self.fxj.next = self.jr.q.val();
         self.job.next = self.fxj.val();
         self.dj_push.next = false;
-        self.dj.next = self.wfx.val().dlv;
+        self.dj.next = self.dr.q.val();
         self.adm_valid.next = false;
         self.adm_conn.next = self.w.q.val().conn;
         self.adm_post.next = self.wfx.val().adm_post;
@@ -515,6 +520,10 @@ impl Logic for Controller {
             self.w.d.next = self.tail.w.val();
             self.jr_v.d.next = self.start.new_job_v.val();
             self.jr.d.next = self.start.new_job.val();
+            self.cr_v.d.next = self.start.new_cpl_v.val();
+            self.cr.d.next = self.start.new_cpl.val();
+            self.dr_v.d.next = self.start.new_dlv_v.val();
+            self.dr.d.next = self.start.new_dlv.val();
             self.step.d.next = self.tail.step.val();
             self.psent.d.next = false;
             self.phase.d.next = self.next_phase.val();
@@ -530,6 +539,10 @@ impl Logic for Controller {
                     self.jr_v.d.next = true;
                     self.jr.d.next = self.cont.new_job.val();
                 }
+                if self.cont.new_cpl_v.val() {
+                    self.cr_v.d.next = true;
+                    self.cr.d.next = self.cont.new_cpl.val();
+                }
                 self.step.d.next = self.tail.step.val();
                 self.psent.d.next = false;
                 self.phase.d.next = self.next_phase.val();
@@ -544,19 +557,23 @@ impl Logic for Controller {
             } else if self.rsp_valid.val() {
                 self.take_rsp.next = true;
                 self.w.d.next = self.tail.w.val();
+                if self.zseq.new_cpl_v.val() {
+                    self.cr_v.d.next = true;
+                    self.cr.d.next = self.zseq.new_cpl.val();
+                }
                 self.step.d.next = self.tail.step.val();
                 self.psent.d.next = false;
                 self.phase.d.next = self.next_phase.val();
             }
         } else if self.phase.q.val() == 3 {
-            self.room.next = (!self.wfx.val().cpl_v | self.cpl_can_push.val())
+            self.room.next = (!self.cr_v.q.val() | self.cpl_can_push.val())
                 & (!self.jr_v.q.val() | self.job_can_push.val())
-                & (!self.wfx.val().dlv_v | self.dj_can_push.val())
+                & (!self.dr_v.q.val() | self.dj_can_push.val())
                 & (!self.wfx.val().down | self.down_can_push.val());
             if self.room.val() {
-                self.cpl_push.next = self.wfx.val().cpl_v;
+                self.cpl_push.next = self.cr_v.q.val();
                 self.job_push.next = self.jr_v.q.val();
-                self.dj_push.next = self.wfx.val().dlv_v;
+                self.dj_push.next = self.dr_v.q.val();
                 self.phase.d.next = 0.into();
                 if self.w.q.val().conn_v {
                     self.adm_valid.next = self.wfx.val().adm_v;

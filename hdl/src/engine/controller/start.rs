@@ -36,6 +36,12 @@ pub struct CtlStart {
     /// A message job built (Hello), for the controller's job register.
     pub new_job_v: Signal<Out, Bit>,
     pub new_job: Signal<Out, TxJob>,
+    /// A completion, for the controller's completion register.
+    pub new_cpl_v: Signal<Out, Bit>,
+    pub new_cpl: Signal<Out, CplRec>,
+    /// A delivery job (the pump's), for the controller's delivery register.
+    pub new_dlv_v: Signal<Out, Bit>,
+    pub new_dlv: Signal<Out, DlvJob>,
     /// A pump whose next step is a zero-copy one (an owed message, or the head send's
     /// transfer): [`super::zstart::CtlZStart`] decides it.
     pub zpump: Signal<Out, Bit>,
@@ -51,6 +57,8 @@ pub struct CtlStart {
     k_zero_pend: Param<Pend>,
     k_zero_act: Param<Act>,
     k_zero_job: Param<TxJob>,
+    k_zero_cpl: Param<CplRec>,
+    k_zero_dlv: Param<DlvJob>,
     k_zero_req: Param<PoolReq>,
     c: Signal<Local, ConnWord>,
     fx: Signal<Local, Fx>,
@@ -105,6 +113,10 @@ impl Logic for CtlStart {
         self.aux.next = self.cmd.val().aux;
         self.c.next = self.cw.val();
         self.fx.next = self.k_zero_fx.val();
+        self.new_cpl_v.next = false;
+        self.new_cpl.next = self.k_zero_cpl.val();
+        self.new_dlv_v.next = false;
+        self.new_dlv.next = self.k_zero_dlv.val();
         self.fx.next.work = true;
         self.pend.next = self.k_zero_pend.val();
         self.a.next = self.k_zero_act.val();
@@ -223,8 +235,8 @@ impl Logic for CtlStart {
             self.conn.next = self.sent.val().conn;
             self.req.next.conn = self.sent.val().conn;
             self.c.next.tx_inflight = self.cw.val().tx_inflight - 1;
-            self.fx.next.cpl_v = self.sent.val().cpl_v;
-            self.fx.next.cpl = self.sent.val().cpl;
+            self.new_cpl_v.next = self.sent.val().cpl_v;
+            self.new_cpl.next = self.sent.val().cpl;
             if self.sent.val().pooled {
                 self.a.next.code = 1.into();
                 self.req.next.op = 3.into();
@@ -253,14 +265,14 @@ impl Logic for CtlStart {
                         self.cpl.next.urgent = false;
                         self.c.next.rq_head = self.cw.val().rq_head + 1;
                         self.c.next.rq_n = self.cw.val().rq_n - 1;
-                        self.fx.next.cpl_v = true;
+                        self.new_cpl_v.next = true;
                     }
                 } else {
                     self.c.next.rq_head = self.cw.val().rq_head + 1;
                     self.c.next.rq_n = self.cw.val().rq_n - 1;
-                    self.fx.next.cpl_v = true;
+                    self.new_cpl_v.next = true;
                 }
-                self.fx.next.cpl = self.cpl.val();
+                self.new_cpl.next = self.cpl.val();
                 self.c.next.held_off = self.cw.val().held_off + self.dlv.val().len;
                 if self.dlv.val().last_of_buf {
                     self.c.next.held_head = self.cw.val().held_head + 1;
@@ -275,7 +287,7 @@ impl Logic for CtlStart {
         } else if self.kind.val() == 4 {
             self.conn.next = self.cconn.val().get_bits::<8>(0);
             self.req.next.conn = self.cconn.val().get_bits::<8>(0);
-            self.fx.next.cpl_v = true;
+            self.new_cpl_v.next = true;
             if self.cmd.val().conn >= self.k_conns.val() {
                 self.cpl.next.status = 10038.into();
             } else if self.cmd.val().opcode == 1 {
@@ -306,7 +318,7 @@ impl Logic for CtlStart {
                     self.c.next.wait_v = true;
                     self.c.next.wait_tag = self.cmd.val().tag;
                     self.c.next.wait_op = self.cmd.val().opcode;
-                    self.fx.next.cpl_v = false;
+                    self.new_cpl_v.next = false;
                 } else if !((self.st.val() == 4) & !self.cw.val().wait_v) {
                     self.cpl.next.status = 10022.into();
                 }
@@ -324,7 +336,7 @@ impl Logic for CtlStart {
                     self.c.next.wait_v = true;
                     self.c.next.wait_tag = self.cmd.val().tag;
                     self.c.next.wait_op = self.cmd.val().opcode;
-                    self.fx.next.cpl_v = false;
+                    self.new_cpl_v.next = false;
                 } else if self.st.val() == 4 {
                     self.cpl.next.status = 10056.into();
                 } else {
@@ -340,7 +352,7 @@ impl Logic for CtlStart {
                 } else if bit_cast::<5, 5>(self.cw.val().sq_n) >= self.k_depth.val() {
                     self.cpl.next.status = 10055.into();
                 } else {
-                    self.fx.next.cpl_v = false;
+                    self.new_cpl_v.next = false;
                     self.pend.next.sq_v = true;
                     self.c.next.sq_n = self.cw.val().sq_n + 1;
                 }
@@ -354,7 +366,7 @@ impl Logic for CtlStart {
                 } else if self.cw.val().rq_n >= self.k_depth.val() {
                     self.cpl.next.status = 10055.into();
                 } else {
-                    self.fx.next.cpl_v = false;
+                    self.new_cpl_v.next = false;
                     self.pend.next.rq_v = true;
                     self.c.next.rq_n = self.cw.val().rq_n + 1;
                 }
@@ -394,7 +406,7 @@ impl Logic for CtlStart {
             } else {
                 self.cpl.next.status = 10022.into();
             }
-            self.fx.next.cpl = self.cpl.val();
+            self.new_cpl.next = self.cpl.val();
         } else if self.kind.val() == 6 {
             // The peer's end went down: reset, telling no one.
             if bit_cast::<16, 8>(self.ev_conn.val()) < self.k_conns.val() {
@@ -438,8 +450,8 @@ impl Logic for CtlStart {
                 self.dj.next.last_of_buf =
                     self.cw.val().held_off + self.n.val() == self.held_f.val().len;
                 self.dj.next.land = self.cw.val().held_land;
-                self.fx.next.dlv_v = true;
-                self.fx.next.dlv = self.dj.val();
+                self.new_dlv_v.next = true;
+                self.new_dlv.next = self.dj.val();
                 self.c.next.dlv_busy = true;
             } else if !self.cw.val().dlv_busy
                 & (self.cw.val().rq_n != 0)
@@ -452,8 +464,8 @@ impl Logic for CtlStart {
                 self.cpl.next.conn = bit_cast::<16, 8>(self.conn.val());
                 self.cpl.next.opcode = 6.into();
                 self.cpl.next.eof = true;
-                self.fx.next.cpl_v = true;
-                self.fx.next.cpl = self.cpl.val();
+                self.new_cpl_v.next = true;
+                self.new_cpl.next = self.cpl.val();
             } else if self.st.val() != 4 {
                 self.fx.next.work = false;
             } else if (self.cw.val().rx_due != 0)

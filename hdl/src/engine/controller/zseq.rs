@@ -31,9 +31,13 @@ pub struct CtlZSeq {
     pub rq_f: Signal<In, RqEnt>,
     pub w: Signal<Out, Work>,
     pub act: Signal<Out, Act>,
+    /// A completion, for the controller's completion register.
+    pub new_cpl_v: Signal<Out, Bit>,
+    pub new_cpl: Signal<Out, CplRec>,
     /// This engine reads (a landing region is the target of our RDMA reads).
     k_read: Param<Bit>,
     k_zero_act: Param<Act>,
+    k_zero_cpl: Param<CplRec>,
     k_zero_seq: Param<SeqCmd>,
     k_zero_req: Param<PoolReq>,
     req: Signal<Local, PoolReq>,
@@ -67,6 +71,8 @@ impl Logic for CtlZSeq {
         self.ci.next = self.w_in.val().c;
         self.c.next = self.w_in.val().c;
         self.fx.next = self.w_in.val().fx;
+        self.new_cpl_v.next = false;
+        self.new_cpl.next = self.k_zero_cpl.val();
         self.zk.next = self.step.val().zk;
         self.ok.next = self.rsp.val().status == 0;
         self.sc.next = self.k_zero_seq.val();
@@ -189,16 +195,16 @@ impl Logic for CtlZSeq {
             self.c.next.sq_n = self.ci.val().sq_n - 1;
             self.c.next.sent = 0.into();
             self.c.next.tx_x = 0.into();
-            self.fx.next.cpl_v = true;
-            self.fx.next.cpl = self.cpl.val();
+            self.new_cpl_v.next = true;
+            self.new_cpl.next = self.cpl.val();
         }
         if self.pop_rq.val() & (self.ci.val().rq_n != 0) {
             self.cpl.next.tag = self.rq_f.val().tag;
             self.cpl.next.opcode = 6.into();
             self.c.next.rq_head = self.ci.val().rq_head + 1;
             self.c.next.rq_n = self.ci.val().rq_n - 1;
-            self.fx.next.cpl_v = true;
-            self.fx.next.cpl = self.cpl.val();
+            self.new_cpl_v.next = true;
+            self.new_cpl.next = self.cpl.val();
         }
         self.a.next.seq = self.sc.val();
         self.a.next.req = self.req.val();
