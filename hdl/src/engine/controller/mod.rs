@@ -2,10 +2,12 @@
 //! `sanswitch_model::blocks::engine::controller`, whose documentation gives the behaviour).
 //!
 //! # Structure
-//! - this file: the phases (`Idle`, `Decide`, `Pool`, `Apply`, `Flush`, `Seq`), the event taken in
-//!   `Idle` (priority, then a round-robin pump over the connections' work bits), the state
+//! - this file: the phases (`Idle`, `Decide`, `Pool`, `Apply`, `Flush`, `Seq`), the state
 //!   RAMs (a word per connection; the send, receive and held-payload queues' entries), and
 //!   the effects handed out in `Apply`;
+//! - [`CtlPick`] (`pick.rs`): the event taken in `Idle` (priority, then a round-robin pump
+//!   over the connections' work bits, which it keeps);
+//! - [`CtlFlush`] (`flush.rs`): a flush's step, one completion per cycle;
 //! - [`CtlStart`] (`start.rs`): the first decision on an event;
 //! - [`CtlCont`] (`cont.rs`): the decision on a pool manager's answer;
 //! - [`CtlTail`] (`tail.rs`): the tails both share (abort, re-post, the pump's last steps).
@@ -45,7 +47,9 @@ use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 mod cont;
+mod flush;
 mod inline;
+mod pick;
 mod start;
 mod tail;
 mod zmsg;
@@ -53,7 +57,9 @@ mod zpool;
 mod zseq;
 mod zstart;
 pub use cont::CtlCont;
+pub use flush::CtlFlush;
 pub use inline::CtlInline;
+pub use pick::CtlPick;
 pub use start::CtlStart;
 pub use tail::CtlTail;
 pub use zmsg::CtlZMsg;
@@ -119,6 +125,8 @@ pub struct Controller {
     pub adm_post: Signal<Out, Bit>,
     pub adm_open: Signal<Out, Bit>,
     pub adm_buf: Signal<Out, Bits<8>>,
+    pick: CtlPick,
+    flush: CtlFlush,
     start: CtlStart,
     cont: CtlCont,
     tail: CtlTail,
@@ -150,19 +158,9 @@ pub struct Controller {
     fl_conn: DFF<Bits<8>>,
     fl_all: DFF<Bit>,
     fl_err: DFF<Bits<16>>,
-    work: Vec<DFF<Bit>>,
-    rr: DFF<Bits<8>>,
-    /// The last event taken was not a pump (a pump with work goes next, after the reports).
-    pump_due: DFF<Bit>,
-    pump_first: Signal<Local, Bit>,
-    /// A header, overrun or teardown was taken since the last command: a waiting command
-    /// goes before the next of them (a stream of incoming messages cannot starve commands).
-    cmd_due: DFF<Bit>,
-    cmd_first: Signal<Local, Bit>,
     /// After reset, every word is written Free, one per cycle (no event is taken meanwhile).
     sweep: DFF<Bit>,
     sweep_addr: DFF<Bits<8>>,
-    k_idx: Vec<Param<Bits<8>>>,
     k_last: Param<Bits<8>>,
     k_q_shift: Param<Bits<16>>,
     k_q_mask: Param<Bits<16>>,
@@ -179,13 +177,6 @@ pub struct Controller {
     fxc: Signal<Local, CplRec>,
     fxj: Signal<Local, TxJob>,
     room: Signal<Local, Bit>,
-    hi: Vec<Signal<Local, Bit>>,
-    lo: Vec<Signal<Local, Bit>>,
-    pick_hi: Signal<Local, Bits<8>>,
-    pick_lo: Signal<Local, Bits<8>>,
-    any_hi: Signal<Local, Bit>,
-    any_lo: Signal<Local, Bit>,
-    fcpl: Signal<Local, CplRec>,
     sqf: Signal<Local, SqEnt>,
     rqf: Signal<Local, RqEnt>,
     /// The queue entries a send or receive command appends (`Pend`).
@@ -209,6 +200,7 @@ impl Controller {
         let qd = p.queue_depth as usize;
         let hd = p.recv_slots();
         Controller {
+            pick: CtlPick::new(n),
             start: CtlStart::new(p),
             cont: CtlCont::new(p),
             zseq: CtlZSeq::new(p),
@@ -216,15 +208,11 @@ impl Controller {
             sq_ram: Ram::new((np2 * qd).max(2), false),
             rq_ram: Ram::new((np2 * qd).max(2), false),
             held_ram: Ram::new((np2 * hd).max(2), false),
-            work: (0..n).map(|_| Default::default()).collect(),
-            k_idx: (0..n).map(|i| param(i as u64)).collect(),
             k_last: param(n as u64 - 1),
             k_q_shift: param(qd.trailing_zeros() as u64),
             k_q_mask: param(qd as u64 - 1),
             k_h_shift: param(hd.trailing_zeros() as u64),
             k_h_mask: param(hd as u64 - 1),
-            hi: (0..=n).map(|_| Default::default()).collect(),
-            lo: (0..=n).map(|_| Default::default()).collect(),
             ..Default::default()
         }
     }
@@ -235,13 +223,10 @@ impl Logic for Controller {
     fn update(&mut self) {
         dff_setup!(
             self, clock, phase, ev_kind, ev_conn, ev_hdr, ev_sent, ev_dlv, ev_cmd, ev_xfer, w,
-            jr_v, jr, cr_v, cr, dr_v, dr, step, psent, fl_conn, fl_all, fl_err, rr, pump_due,
-            cmd_due, sweep, sweep_addr
+            jr_v, jr, cr_v, cr, dr_v, dr, step, psent, fl_conn, fl_all, fl_err, sweep, sweep_addr
         );
-        for i in 0..self.work.len() {
-            self.work[i].clock.next = self.clock.val();
-            self.work[i].d.next = self.work[i].q.val();
-        }
+        self.pick.clock.next = self.clock.val();
+        self.pick.reset.next = self.reset.val();
         self.conn_ram.write_clock.next = self.clock.val();
         self.sq_ram.write_clock.next = self.clock.val();
         self.rq_ram.write_clock.next = self.clock.val();
@@ -333,19 +318,12 @@ impl Logic for Controller {
         }
 
         // Defaults: nothing taken, pushed or written.
-        self.take_ovr.next = false;
-        self.take_down.next = false;
         self.down_push.next = false;
-        self.take_hdr.next = false;
-        self.take_sent.next = false;
-        self.take_dlv.next = false;
-        self.take_cmd.next = false;
         self.pool_valid.next = false;
         self.pool_req.next = self.step.q.val().req;
         self.seq_valid.next = false;
         self.seq_cmd.next = self.step.q.val().seq;
         self.take_rsp.next = false;
-        self.take_xfer.next = false;
         self.cpl_push.next = false;
         self.fxc.next = self.cr.q.val();
         self.job_push.next = false;
@@ -392,38 +370,43 @@ impl Logic for Controller {
             ) & self.k_h_mask.val());
         self.held_ram.write_data.next = self.wpend.val().held;
 
-        // The pump's pick: the first connection with work at or after `rr`, else the first.
-        self.hi[0].next = false;
-        self.lo[0].next = false;
-        self.pick_hi.next = 0.into();
-        self.pick_lo.next = 0.into();
-        for i in 0..self.work.len() {
-            if self.work[i].q.val() & (self.k_idx[i].val() >= self.rr.q.val()) & !self.hi[i].val() {
-                self.pick_hi.next = self.k_idx[i].val();
-            }
-            self.hi[i + 1].next = self.hi[i].val()
-                | (self.work[i].q.val() & (self.k_idx[i].val() >= self.rr.q.val()));
-            if self.work[i].q.val() & !self.lo[i].val() {
-                self.pick_lo.next = self.k_idx[i].val();
-            }
-            self.lo[i + 1].next = self.lo[i].val() | self.work[i].q.val();
-        }
-        // The chains' last links (the last assignment stands).
+        // The event an idle controller takes.
+        self.tuser.next = self.hdr.val().tuser;
+        self.conn16.next = self.cmd.val().conn;
+        self.pick.enable.next = !self.sweep.q.val() & (self.phase.q.val() == 0);
+        self.pick.sent_valid.next = self.sent_valid.val();
+        self.pick.sent_conn.next = self.sent.val().conn;
+        self.pick.dlv_valid.next = self.dlv_valid.val();
+        self.pick.dlv_conn.next = self.dlv.val().conn;
+        self.pick.xfer_valid.next = self.xfer_valid.val();
+        self.pick.xfer_conn.next = self.xfer.val().conn;
+        self.pick.cmd_valid.next = self.cmd_valid.val();
+        self.pick.cmd_conn.next = self.conn16.val().get_bits::<8>(0);
+        self.pick.ovr_valid.next = self.ovr_valid.val();
+        self.pick.ovr_conn.next = self.ovr_conn.val();
+        self.pick.down_valid.next = self.down_valid.val();
+        self.pick.down_conn.next = self.down_conn.val();
+        self.pick.hdr_valid.next = self.hdr_valid.val();
+        self.pick.hdr_conn.next = self.tuser.val().get_bits::<8>(0);
+        self.pick.set_v.next = false;
+        self.pick.set_conn.next = self.w.q.val().conn;
+        self.pick.set_work.next = self.wfx.val().work;
+        self.take_sent.next = self.pick.take_sent.val();
+        self.take_dlv.next = self.pick.take_dlv.val();
+        self.take_xfer.next = self.pick.take_xfer.val();
+        self.take_cmd.next = self.pick.take_cmd.val();
+        self.take_ovr.next = self.pick.take_ovr.val();
+        self.take_down.next = self.pick.take_down.val();
+        self.take_hdr.next = self.pick.take_hdr.val();
+        // The flush's step (read only in Flush).
+        self.flush.cw.next = self.cw.val();
+        self.flush.sq_f.next = self.sqf.val();
+        self.flush.rq_f.next = self.rqf.val();
+        self.flush.conn.next = self.fl_conn.q.val();
+        self.flush.all.next = self.fl_all.q.val();
+        self.flush.err.next = self.fl_err.q.val();
+        self.flush.can_push.next = self.cpl_can_push.val();
         self.room.next = false;
-        // A flush's completion (a receive's, unless the branch below says otherwise).
-        self.fcpl.next.bytes = 0.into();
-        self.fcpl.next.conn = bit_cast::<16, 8>(self.fl_conn.q.val());
-        self.fcpl.next.status = self.fl_err.q.val();
-        self.fcpl.next.urgent = false;
-        self.fcpl.next.eof = false;
-        self.fcpl.next.tag = self.rqf.val().tag;
-        self.fcpl.next.opcode = 6.into();
-        self.any_hi.next = false;
-        self.any_lo.next = false;
-        for i in 0..self.work.len() {
-            self.any_hi.next = self.hi[i + 1].val();
-            self.any_lo.next = self.lo[i + 1].val();
-        }
         // Where a decision goes next: a pool request, a sequencer command, or Apply.
         self.next_phase.next = 3.into();
         if self.tail.pool.val() {
@@ -431,10 +414,6 @@ impl Logic for Controller {
         } else if self.tail.seq.val() {
             self.next_phase.next = 5.into();
         }
-        self.tuser.next = self.hdr.val().tuser;
-        self.conn16.next = self.cmd.val().conn;
-        self.pump_first.next = self.pump_due.q.val() & (self.any_hi.val() | self.any_lo.val());
-        self.cmd_first.next = self.cmd_due.q.val() & self.cmd_valid.val();
 
         if self.sweep.q.val() {
             self.conn_ram.write_enable.next = true;
@@ -444,77 +423,25 @@ impl Logic for Controller {
                 self.sweep.d.next = false;
             }
         } else if self.phase.q.val() == 0 {
-            self.phase.d.next = 1.into();
-            // A header, overrun, teardown or command makes a pump due; the reports leave it,
-            // a pump clears it.
-            self.pump_due.d.next = true;
-            // The builder's and delivery's reports first (see the model's controller: no
-            // unit waits to report while the controller waits to hand it work).
-            if self.sent_valid.val() {
-                self.pump_due.d.next = self.pump_due.q.val();
-                self.take_sent.next = true;
-                self.ev_kind.d.next = 2.into();
-                self.ev_conn.d.next = self.sent.val().conn;
+            if self.pick.any.val() {
+                self.phase.d.next = 1.into();
+                self.ev_kind.d.next = self.pick.kind.val();
+                self.ev_conn.d.next = self.pick.conn.val();
+            }
+            if self.pick.take_sent.val() {
                 self.ev_sent.d.next = self.sent.val();
-            } else if self.dlv_valid.val() {
-                self.pump_due.d.next = self.pump_due.q.val();
-                self.take_dlv.next = true;
-                self.ev_kind.d.next = 3.into();
-                self.ev_conn.d.next = self.dlv.val().conn;
+            }
+            if self.pick.take_dlv.val() {
                 self.ev_dlv.d.next = self.dlv.val();
-            } else if self.xfer_valid.val() {
-                self.pump_due.d.next = self.pump_due.q.val();
-                self.take_xfer.next = true;
-                self.ev_kind.d.next = 7.into();
-                self.ev_conn.d.next = self.xfer.val().conn;
+            }
+            if self.pick.take_xfer.val() {
                 self.ev_xfer.d.next = self.xfer.val();
-            } else if !self.pump_first.val() & self.cmd_first.val() {
-                self.cmd_due.d.next = false;
-                self.take_cmd.next = true;
-                self.ev_kind.d.next = 4.into();
-                self.ev_conn.d.next = self.conn16.val().get_bits::<8>(0);
+            }
+            if self.pick.take_cmd.val() {
                 self.ev_cmd.d.next = self.cmd.val();
-            } else if !self.pump_first.val() & self.ovr_valid.val() {
-                self.cmd_due.d.next = true;
-                self.take_ovr.next = true;
-                self.ev_kind.d.next = 0.into();
-                self.ev_conn.d.next = self.ovr_conn.val();
-            } else if !self.pump_first.val() & self.down_valid.val() {
-                self.cmd_due.d.next = true;
-                self.take_down.next = true;
-                self.ev_kind.d.next = 6.into();
-                self.ev_conn.d.next = self.down_conn.val();
-            } else if !self.pump_first.val() & self.hdr_valid.val() {
-                self.cmd_due.d.next = true;
-                self.take_hdr.next = true;
-                self.ev_kind.d.next = 1.into();
-                self.ev_conn.d.next = self.tuser.val().get_bits::<8>(0);
+            }
+            if self.pick.take_hdr.val() {
                 self.ev_hdr.d.next = self.hdr.val();
-            } else if !self.pump_first.val() & self.cmd_valid.val() {
-                self.cmd_due.d.next = false;
-                self.take_cmd.next = true;
-                self.ev_kind.d.next = 4.into();
-                self.ev_conn.d.next = self.conn16.val().get_bits::<8>(0);
-                self.ev_cmd.d.next = self.cmd.val();
-            } else if self.any_hi.val() {
-                self.pump_due.d.next = false;
-                self.ev_kind.d.next = 5.into();
-                self.ev_conn.d.next = self.pick_hi.val();
-                self.rr.d.next = self.pick_hi.val() + 1;
-                if self.pick_hi.val() == self.k_last.val() {
-                    self.rr.d.next = 0.into();
-                }
-            } else if self.any_lo.val() {
-                self.pump_due.d.next = false;
-                self.ev_kind.d.next = 5.into();
-                self.ev_conn.d.next = self.pick_lo.val();
-                self.rr.d.next = self.pick_lo.val() + 1;
-                if self.pick_lo.val() == self.k_last.val() {
-                    self.rr.d.next = 0.into();
-                }
-            } else {
-                self.phase.d.next = 0.into();
-                self.pump_due.d.next = self.pump_due.q.val();
             }
         } else if self.phase.q.val() == 1 {
             self.w.d.next = self.tail.w.val();
@@ -582,11 +509,7 @@ impl Logic for Controller {
                     self.sq_ram.write_enable.next = self.wpend.val().sq_v;
                     self.rq_ram.write_enable.next = self.wpend.val().rq_v;
                     self.held_ram.write_enable.next = self.wpend.val().held_v;
-                    for i in 0..self.work.len() {
-                        if self.w.q.val().conn == self.k_idx[i].val() {
-                            self.work[i].d.next = self.wfx.val().work;
-                        }
-                    }
+                    self.pick.set_v.next = true;
                     if self.wfx.val().flush_v {
                         self.phase.d.next = 4.into();
                         self.fl_conn.d.next = self.w.q.val().conn;
@@ -597,33 +520,12 @@ impl Logic for Controller {
             }
         } else {
             // Flush: one queued command completes per cycle, with the flush's status.
-            self.newc.next = self.cw.val();
+            self.newc.next = self.flush.newc.val();
             self.conn_ram.write_address.next = bit_cast::<16, 8>(self.fl_conn.q.val());
-            if self.fl_all.q.val() & self.cw.val().wait_v {
-                self.fcpl.next.tag = self.cw.val().wait_tag;
-                self.fcpl.next.opcode = self.cw.val().wait_op;
-                self.newc.next.wait_v = false;
-            } else if self.fl_all.q.val() & (self.cw.val().sq_n != 0) {
-                self.fcpl.next.tag = self.sqf.val().tag;
-                self.fcpl.next.opcode = 4.into();
-                if self.sqf.val().urgent {
-                    self.fcpl.next.opcode = 5.into();
-                }
-                self.newc.next.sq_head = self.cw.val().sq_head + 1;
-                self.newc.next.sq_n = self.cw.val().sq_n - 1;
-                self.newc.next.sent = 0.into();
-            } else if self.cw.val().rq_n != 0 {
-                self.newc.next.rq_head = self.cw.val().rq_head + 1;
-                self.newc.next.rq_n = self.cw.val().rq_n - 1;
-            } else {
+            self.cpl_push.next = self.flush.push.val();
+            self.conn_ram.write_enable.next = self.flush.push.val();
+            if self.flush.done.val() {
                 self.phase.d.next = 0.into();
-            }
-            if ((self.fl_all.q.val() & (self.cw.val().wait_v | (self.cw.val().sq_n != 0)))
-                | (self.cw.val().rq_n != 0))
-                & self.cpl_can_push.val()
-            {
-                self.cpl_push.next = true;
-                self.conn_ram.write_enable.next = true;
             }
         }
         // Last, after every branch has changed them (a combinational block reads a signal as
@@ -634,19 +536,13 @@ impl Logic for Controller {
         }
         self.cpl.next = self.fxc.val();
         if self.phase.q.val() == 4 {
-            self.cpl.next = self.fcpl.val();
+            self.cpl.next = self.flush.cpl.val();
         }
         if self.reset.val() {
             self.phase.d.next = 0.into();
             self.psent.d.next = false;
-            self.rr.d.next = 0.into();
-            self.pump_due.d.next = false;
-            self.cmd_due.d.next = false;
             self.sweep.d.next = true;
             self.sweep_addr.d.next = 0.into();
-            for i in 0..self.work.len() {
-                self.work[i].d.next = false;
-            }
         }
     }
 }
