@@ -8,7 +8,9 @@
 //! - [`CtlPick`] (`pick.rs`): the event taken in `Idle` (priority, then a round-robin pump
 //!   over the connections' work bits, which it keeps);
 //! - [`CtlFlush`] (`flush.rs`): a flush's step, one completion per cycle;
-//! - [`CtlStart`] (`start.rs`): the first decision on an event;
+//! - [`CtlStart`] (`start.rs`): the first decision on an event, the large ones in
+//!   [`CtlRx`] (`rx.rs`: a header), [`CtlDlv`] (`dlv.rs`: a finished delivery), [`CtlCmd`]
+//!   (`cmd.rs`: a command) and [`CtlPump`] (`pump.rs`: a pump);
 //! - [`CtlCont`] (`cont.rs`): the decision on a pool manager's answer;
 //! - [`CtlTail`] (`tail.rs`): the tails both share (abort, re-post, the pump's last steps).
 //! - the zero-copy paths: [`CtlZStart`] (`zstart.rs`: a transfer's end, the pump's
@@ -46,20 +48,28 @@
 use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
+mod cmd;
 mod cont;
+mod dlv;
 mod flush;
 mod inline;
 mod pick;
+mod pump;
+mod rx;
 mod start;
 mod tail;
 mod zmsg;
 mod zpool;
 mod zseq;
 mod zstart;
+pub use cmd::CtlCmd;
 pub use cont::CtlCont;
+pub use dlv::CtlDlv;
 pub use flush::CtlFlush;
 pub use inline::CtlInline;
 pub use pick::CtlPick;
+pub use pump::CtlPump;
+pub use rx::CtlRx;
 pub use start::CtlStart;
 pub use tail::CtlTail;
 pub use zmsg::CtlZMsg;
