@@ -12,8 +12,8 @@
 //! file's documentation: [`RxAdmit`] (`rx_admit.rs`), the parser
 //! ([`crate::parser::ControlParser`]), the pool manager ([`crate::pool::PoolManager`]),
 //! [`Controller`] (`controller/`), [`Builder`] (`builder.rs`), [`Delivery`] (`delivery.rs`),
-//! the command and completion FIFOs, and the receive-buffer RAM (block RAM, `{conn, buf,
-//! word}` addressed, written by the parser's payload beats, read by delivery).
+//! [`RxBuffers`] (`rx_buffers.rs`: the receive-buffer RAM), and the command and completion
+//! FIFOs.
 
 use rust_hdl::prelude::*;
 use sanswitch_model::blocks::engine::cnt_block;
@@ -24,16 +24,18 @@ pub mod controller;
 pub mod delivery;
 pub mod records;
 pub mod rx_admit;
+pub mod rx_buffers;
 
 pub use builder::Builder;
 pub use controller::Controller;
 pub use delivery::Delivery;
 pub use rx_admit::RxAdmit;
+pub use rx_buffers::RxBuffers;
 
 use crate::parser::ControlParser;
 use crate::pool::PoolManager;
 use crate::sequencer::Sequencer;
-use crate::widgets::{Fifo, Param, Ram, param};
+use crate::widgets::{Fifo, Param, param};
 use records::{CmdRec, CplRec, HdrRec, PoolResp, SeqRsp, XferRec};
 
 /// The engine; `A` is the pool manager's state-RAM address width.
@@ -132,25 +134,16 @@ pub struct Engine<const A: usize> {
     ctl: Controller,
     builder: Builder,
     delivery: Delivery,
-    rxram: Ram<Bits<64>>,
-    wptr: DFF<Bits<16>>,
+    rxbuf: RxBuffers,
     /// The block the counter read port named the cycle before.
     cnt_sel: DFF<Bits<3>>,
     cnt_idx: Signal<Local, Bits<5>>,
     k_cnt_parser: Param<Bits<3>>,
     k_cnt_pool: Param<Bits<3>>,
     k_cnt_seq: Param<Bits<3>>,
-    k_conns: Param<Bits<8>>,
-    k_recv_bufs: Param<Bits<8>>,
-    k_buf_words: Param<Bits<16>>,
-    k_conn_shift: Param<Bits<16>>,
-    k_buf_shift: Param<Bits<16>>,
     cmd_rec: Signal<Local, CmdRec>,
     hdr_rec: Signal<Local, HdrRec>,
     resp_rec: Signal<Local, PoolResp>,
-    pay_user: Signal<Local, Bits<32>>,
-    pay_conn: Signal<Local, Bits<8>>,
-    pay_buf: Signal<Local, Bits<8>>,
     cpl_head: Signal<Local, CplRec>,
     rsp_rec: Signal<Local, SeqRsp>,
     xfer_rec: Signal<Local, XferRec>,
@@ -159,8 +152,6 @@ pub struct Engine<const A: usize> {
 impl<const A: usize> Engine<A> {
     pub fn new(p: &EngineParams) -> Self {
         p.validate().expect("valid engine parameters");
-        let buf_shift = p.buf_words().trailing_zeros() as u64;
-        let conn_shift = buf_shift + p.recv_slots().trailing_zeros() as u64;
         Engine {
             cmdq: Fifo::new(sanswitch_model::blocks::engine::CMD_FIFO),
             cplq: Fifo::new(sanswitch_model::blocks::engine::CPL_FIFO),
@@ -173,12 +164,7 @@ impl<const A: usize> Engine<A> {
             ctl: Controller::new(p),
             builder: Builder::default(),
             delivery: Delivery::new(p),
-            rxram: Ram::new(p.rx_words().next_power_of_two(), true),
-            k_conns: param(p.connections.min(255) as u64),
-            k_recv_bufs: param(p.recv_bufs as u64),
-            k_buf_words: param(p.buf_words() as u64),
-            k_conn_shift: param(conn_shift),
-            k_buf_shift: param(buf_shift),
+            rxbuf: RxBuffers::new(p),
             k_cnt_parser: param(cnt_block::PARSER as u64),
             k_cnt_pool: param(cnt_block::POOL as u64),
             k_cnt_seq: param(cnt_block::SEQUENCER as u64),
@@ -190,12 +176,12 @@ impl<const A: usize> Engine<A> {
 impl<const A: usize> Logic for Engine<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wptr, cnt_sel);
+        dff_setup!(self, clock, cnt_sel);
         clock!(
             self, clock, cmdq, cplq, down_in, down_out, admit, parser, pool, seq, ctl, builder,
-            delivery
+            delivery, rxbuf
         );
-        self.rxram.write_clock.next = self.clock.val();
+        self.rxbuf.reset.next = self.reset.val();
         self.cmdq.reset.next = self.reset.val();
         self.cplq.reset.next = self.reset.val();
         self.down_in.reset.next = self.reset.val();
@@ -338,28 +324,10 @@ impl<const A: usize> Logic for Engine<A> {
         if self.cnt_sel.q.val() == self.k_cnt_seq.val() {
             self.cnt_rd_data.next = self.seq.cnt_rd_data.val();
         }
-        self.pay_user.next = bit_cast::<32, 17>(self.parser.m_axis_pay_tuser.val());
-        self.pay_conn.next = self.pay_user.val().get_bits::<8>(0);
-        self.pay_buf.next = self.pay_user.val().get_bits::<8>(8);
-        self.rxram.write_enable.next = false;
-        self.rxram.write_address.next = (bit_cast::<16, 8>(self.pay_conn.val())
-            << self.k_conn_shift.val())
-            | (bit_cast::<16, 8>(self.pay_buf.val()) << self.k_buf_shift.val())
-            | self.wptr.q.val();
-        self.rxram.write_data.next = self.parser.m_axis_pay_tdata.val();
-        if self.parser.m_axis_pay_tvalid.val() {
-            // Never past the buffer the message landed in.
-            self.rxram.write_enable.next = (self.pay_conn.val() < self.k_conns.val())
-                & (self.pay_buf.val() < self.k_recv_bufs.val())
-                & (self.wptr.q.val() < self.k_buf_words.val());
-            self.wptr.d.next = self.wptr.q.val() + 1;
-            if self.parser.m_axis_pay_tlast.val() {
-                self.wptr.d.next = 0.into();
-            }
-        }
-        if self.reset.val() {
-            self.wptr.d.next = 0.into();
-        }
+        self.rxbuf.s_axis_pay_tvalid.next = self.parser.m_axis_pay_tvalid.val();
+        self.rxbuf.s_axis_pay_tdata.next = self.parser.m_axis_pay_tdata.val();
+        self.rxbuf.s_axis_pay_tlast.next = self.parser.m_axis_pay_tlast.val();
+        self.rxbuf.s_axis_pay_tuser.next = self.parser.m_axis_pay_tuser.val();
         self.hdr_rec.next.tuser = self.parser.m_axis_hdr_tuser.val();
         self.hdr_rec.next.error = self.parser.m_axis_hdr_error.val();
         self.hdr_rec.next.mid = self.parser.m_axis_hdr_mid.val();
@@ -431,8 +399,8 @@ impl<const A: usize> Logic for Engine<A> {
         self.delivery.job_push.next = self.ctl.dj_push.val();
         self.delivery.job.next = self.ctl.dj.val();
         self.delivery.done_pop.next = self.ctl.take_dlv.val();
-        self.rxram.read_address.next = self.delivery.ram_addr.val();
-        self.delivery.ram_data.next = self.rxram.read_data.val();
+        self.rxbuf.rd_addr.next = self.delivery.ram_addr.val();
+        self.delivery.ram_data.next = self.rxbuf.rd_data.val();
         self.delivery.wr_ready.next = self.m_axis_dmawr_tready.val();
         self.m_axis_dmawr_tvalid.next = self.delivery.wr_valid.val();
         self.m_axis_dmawr_addr.next = self.delivery.wr_addr.val();
