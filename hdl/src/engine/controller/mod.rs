@@ -11,7 +11,9 @@
 //! - [`CtlStart`] (`start.rs`): the first decision on an event, the large ones in
 //!   [`CtlRx`] (`rx.rs`: a header), [`CtlDlv`] (`dlv.rs`: a finished delivery), [`CtlCmd`]
 //!   (`cmd.rs`: a command) and [`CtlPump`] (`pump.rs`: a pump);
-//! - [`CtlCont`] (`cont.rs`): the decision on a pool manager's answer;
+//! - [`CtlCont`] (`cont.rs`): the decision on a pool manager's answer, by continuation in
+//!   [`CtlSession`] (`session.rs`), [`CtlRecv`] (`recv.rs`), [`CtlTxCont`] (`txcont.rs`);
+//!   message headers through [`HdrWords`] (`hdr_words.rs`);
 //! - [`CtlTail`] (`tail.rs`): the tails both share (abort, re-post, the pump's last steps).
 //! - the zero-copy paths: [`CtlZStart`] (`zstart.rs`: a transfer's end, the pump's
 //!   zero-copy steps), [`CtlZMsg`] and [`CtlZPool`] (`zmsg.rs`, `zpool.rs`, inside
@@ -52,12 +54,16 @@ mod cmd;
 mod cont;
 mod dlv;
 mod flush;
+mod hdr_words;
 mod inline;
 mod pick;
 mod pump;
+mod recv;
 mod rx;
+mod session;
 mod start;
 mod tail;
+mod txcont;
 mod zmsg;
 mod zpool;
 mod zseq;
@@ -66,12 +72,16 @@ pub use cmd::CtlCmd;
 pub use cont::CtlCont;
 pub use dlv::CtlDlv;
 pub use flush::CtlFlush;
+pub use hdr_words::HdrWords;
 pub use inline::CtlInline;
 pub use pick::CtlPick;
 pub use pump::CtlPump;
+pub use recv::CtlRecv;
 pub use rx::CtlRx;
+pub use session::CtlSession;
 pub use start::CtlStart;
 pub use tail::CtlTail;
+pub use txcont::CtlTxCont;
 pub use zmsg::CtlZMsg;
 pub use zpool::CtlZPool;
 pub use zseq::CtlZSeq;

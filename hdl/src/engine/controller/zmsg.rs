@@ -15,7 +15,8 @@ use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 use super::super::records::{Act, ConnWord, HdrRec, HeldEnt, Pend, RqEnt, SeqCmd, SqEnt, Work};
-use crate::widgets::Param;
+use crate::widgets::{Param, param};
+use sanswitch_model::wire::mid;
 
 #[derive(LogicBlock, Default)]
 pub struct CtlZMsg {
@@ -30,6 +31,11 @@ pub struct CtlZMsg {
     pub act: Signal<Out, Act>,
     /// Our Hello offered RDMA reads: a LargeSend must carry a descriptor.
     k_read: Param<Bit>,
+    k_mid_ls: Param<Bits<8>>,
+    k_mid_sink: Param<Bits<8>>,
+    k_mid_rc: Param<Bits<8>>,
+    k_mid_sbc: Param<Bits<8>>,
+    k_mid_wc: Param<Bits<8>>,
     k_zero_act: Param<Act>,
     k_zero_seq: Param<SeqCmd>,
     ci: Signal<Local, ConnWord>,
@@ -51,7 +57,15 @@ pub struct CtlZMsg {
 
 impl CtlZMsg {
     pub fn new(p: &EngineParams) -> Self {
-        CtlZMsg { k_read: Param::new(p.rdma_read), ..Default::default() }
+        CtlZMsg {
+            k_read: Param::new(p.rdma_read),
+            k_mid_ls: param(mid::LARGE_SEND as u64),
+            k_mid_sink: param(mid::SINK_AVAIL as u64),
+            k_mid_rc: param(mid::READ_COMPLETE as u64),
+            k_mid_sbc: param(mid::SEND_BY_COPY as u64),
+            k_mid_wc: param(mid::WRITE_COMPLETE as u64),
+            ..Default::default()
+        }
     }
 }
 
@@ -83,7 +97,7 @@ impl Logic for CtlZMsg {
         self.a.next.zrep = true;
         self.sc.next.op = 1.into();
 
-        if self.kmid.val() == 0xFE {
+        if self.kmid.val() == self.k_mid_ls.val() {
             // LargeSend: `bytes` is the transfer's total.
             if self.ci.val().fin_rcvd
                 | (self.ci.val().rx_x != 0)
@@ -128,7 +142,7 @@ impl Logic for CtlZMsg {
                     self.sc.next.len = self.bytes.val() - self.kpay.val();
                 }
             }
-        } else if self.kmid.val() == 0xFD {
+        } else if self.kmid.val() == self.k_mid_sink.val() {
             // SinkAvail: start the RDMA writes into the peer's sink.
             if (self.ci.val().tx_x != 3) | (self.xfer.val() != self.ci.val().tx_xfer) {
             } else if self.hdr.val().dlen != self.rest_tx.val() {
@@ -145,7 +159,7 @@ impl Logic for CtlZMsg {
                 self.sc.next.len = self.hdr.val().dlen;
                 self.sc.next.lkey = self.ci.val().tx_key;
             }
-        } else if self.kmid.val() == 0x06 {
+        } else if self.kmid.val() == self.k_mid_rc.val() {
             // ReadComplete: the source deregistered, then the send completes.
             if (self.ci.val().tx_x != 2) | (self.xfer.val() != self.ci.val().tx_xfer) {
             } else if self.bytes.val() != self.rest_tx.val() {
@@ -157,7 +171,7 @@ impl Logic for CtlZMsg {
                 self.a.next.zk = 4.into();
                 self.sc.next.key = self.ci.val().tx_key;
             }
-        } else if self.kmid.val() == 0x04 {
+        } else if self.kmid.val() == self.k_mid_sbc.val() {
             // SendByCopy: the source deregistered, the rest goes as Data.
             if ((self.ci.val().tx_x == 2) | (self.ci.val().tx_x == 3))
                 & (self.xfer.val() == self.ci.val().tx_xfer)
@@ -166,7 +180,7 @@ impl Logic for CtlZMsg {
                 self.a.next.zk = 5.into();
                 self.sc.next.key = self.ci.val().tx_key;
             }
-        } else if self.kmid.val() == 0x05 {
+        } else if self.kmid.val() == self.k_mid_wc.val() {
             // WriteComplete: all of the rest landed, or none (it comes as Data).
             if (self.ci.val().rx_x != 2) | (self.xfer.val() != self.ci.val().rx_xfer) {
             } else if self.bytes.val() == self.ci.val().rx_total - self.ci.val().rx_inline {

@@ -13,10 +13,12 @@
 //! descriptor of the landing region.
 
 use rust_hdl::prelude::*;
+use sanswitch_model::wire::{Kind, Layout, flag, mid};
 
 use super::super::records::{Act, ConnWord, Fx, PoolReq, PoolResp, RqEnt, SqEnt, TxJob, Work};
+use super::HdrWords;
 use super::inline::CtlInline;
-use crate::widgets::Param;
+use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
 pub struct CtlZPool {
@@ -33,6 +35,17 @@ pub struct CtlZPool {
     k_zero_act: Param<Act>,
     k_zero_job: Param<TxJob>,
     k_zero_req: Param<PoolReq>,
+    k_mid_ls: Param<Bits<8>>,
+    k_mid_wc: Param<Bits<8>>,
+    k_mid_sbc: Param<Bits<8>>,
+    k_mid_rc: Param<Bits<8>>,
+    k_mid_sink: Param<Bits<8>>,
+    k_flag_desc: Param<Bits<8>>,
+    /// An owed message's length (header and extension word); SinkAvail's, with its
+    /// descriptor.
+    k_len_owed: Param<Bits<32>>,
+    k_len_sink: Param<Bits<32>>,
+    hw: HdrWords,
     ci: Signal<Local, ConnWord>,
     c: Signal<Local, ConnWord>,
     a: Signal<Local, Act>,
@@ -51,6 +64,28 @@ pub struct CtlZPool {
     rest_rx: Signal<Local, Bits<32>>,
 }
 
+impl CtlZPool {
+    pub fn new() -> Self {
+        let sink = Layout::of(Kind::SinkAvail);
+        let owed = Layout::of(Kind::WriteComplete).fixed_bytes(false);
+        debug_assert!(
+            owed == Layout::of(Kind::SendByCopy).fixed_bytes(false)
+                && owed == Layout::of(Kind::ReadComplete).fixed_bytes(false)
+        );
+        CtlZPool {
+            k_mid_ls: param(mid::LARGE_SEND as u64),
+            k_mid_wc: param(mid::WRITE_COMPLETE as u64),
+            k_mid_sbc: param(mid::SEND_BY_COPY as u64),
+            k_mid_rc: param(mid::READ_COMPLETE as u64),
+            k_mid_sink: param(mid::SINK_AVAIL as u64),
+            k_flag_desc: param(flag::DESC as u64),
+            k_len_owed: param(owed as u64),
+            k_len_sink: param(sink.fixed_bytes(true) as u64),
+            ..Default::default()
+        }
+    }
+}
+
 impl Logic for CtlZPool {
     #[hdl_gen]
     fn update(&mut self) {
@@ -62,7 +97,7 @@ impl Logic for CtlZPool {
         self.ok.next = self.resp.val().status == 0;
         self.mflags.next = 0.into();
         if self.ci.val().peer_read {
-            self.mflags.next = 2.into();
+            self.mflags.next = self.k_flag_desc.val();
         }
         self.inl.peer_read.next = self.ci.val().peer_read;
         self.inl.peer_buf.next = self.ci.val().peer_buf;
@@ -73,9 +108,7 @@ impl Logic for CtlZPool {
         self.job.next.conn = self.w_in.val().conn;
         self.job.next.buf = self.resp.val().buf;
         self.job.next.pooled = true;
-        self.job.next.w1 = bit_cast::<64, 32>(self.resp.val().mseq)
-            | (bit_cast::<64, 32>(self.resp.val().ack) << 32);
-        self.mid.next = 0xFE.into();
+        self.mid.next = self.k_mid_ls.val();
         self.mlen.next = self.inl.fixed.val() + self.inl.inline_len.val();
         self.xfer.next = self.ci.val().tx_xfer;
         self.bytes.next = self.ci.val().tx_due_bytes;
@@ -105,24 +138,24 @@ impl Logic for CtlZPool {
         } else {
             // An owed message: the sender's WriteComplete first, else the receiver's.
             self.mflags.next = 0.into();
-            self.mlen.next = 24.into();
+            self.mlen.next = self.k_len_owed.val();
             if self.ci.val().tx_due {
-                self.mid.next = 0x05.into();
+                self.mid.next = self.k_mid_wc.val();
                 self.c.next.tx_due = false;
             } else {
                 self.xfer.next = self.ci.val().rx_due_xfer;
                 self.c.next.rx_due = 0.into();
                 if self.ci.val().rx_due == 1 {
-                    self.mid.next = 0x04.into();
+                    self.mid.next = self.k_mid_sbc.val();
                     self.bytes.next = 0.into();
                 } else if self.ci.val().rx_due == 2 {
-                    self.mid.next = 0x06.into();
+                    self.mid.next = self.k_mid_rc.val();
                     self.bytes.next = self.rest_rx.val();
                 } else {
                     // SinkAvail: the landing region, right after the inline bytes.
-                    self.mid.next = 0xFD.into();
-                    self.mflags.next = 2.into();
-                    self.mlen.next = 40.into();
+                    self.mid.next = self.k_mid_sink.val();
+                    self.mflags.next = self.k_flag_desc.val();
+                    self.mlen.next = self.k_len_sink.val();
                     self.bytes.next = 0.into();
                     self.job.next.nwords = 5.into();
                 }
@@ -139,10 +172,14 @@ impl Logic for CtlZPool {
                 self.a.next.cont = 10.into();
             }
         }
-        self.job.next.w0 = bit_cast::<64, 8>(self.mid.val())
-            | (bit_cast::<64, 8>(self.mflags.val()) << 8)
-            | (bit_cast::<64, 16>(self.resp.val().bufs) << 16)
-            | (bit_cast::<64, 32>(self.mlen.val()) << 32);
+        self.hw.mid.next = self.mid.val();
+        self.hw.flags.next = self.mflags.val();
+        self.hw.len.next = self.mlen.val();
+        self.hw.bufs.next = self.resp.val().bufs;
+        self.hw.mseq.next = self.resp.val().mseq;
+        self.hw.ack.next = self.resp.val().ack;
+        self.job.next.w0 = self.hw.w0.val();
+        self.job.next.w1 = self.hw.w1.val();
         self.wk.next = self.w_in.val();
         self.fx.next = self.w_in.val().fx;
         if self.ok.val() {
