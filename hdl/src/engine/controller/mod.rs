@@ -7,6 +7,7 @@
 //!   the effects handed out in `Apply`;
 //! - [`CtlPick`] (`pick.rs`): the event taken in `Idle` (priority, then a round-robin pump
 //!   over the connections' work bits, which it keeps);
+//! - [`CtlQueues`] (`queues.rs`): the send, receive and held-payload queues' RAMs;
 //! - [`CtlFlush`] (`flush.rs`): a flush's step, one completion per cycle;
 //! - [`CtlStart`] (`start.rs`): the first decision on an event, the large ones in
 //!   [`CtlRx`] (`rx.rs`: a header), [`CtlDlv`] (`dlv.rs`: a finished delivery), [`CtlCmd`]
@@ -58,6 +59,7 @@ mod hdr_words;
 mod inline;
 mod pick;
 mod pump;
+mod queues;
 mod recv;
 mod rx;
 mod session;
@@ -76,6 +78,7 @@ pub use hdr_words::HdrWords;
 pub use inline::CtlInline;
 pub use pick::CtlPick;
 pub use pump::CtlPump;
+pub use queues::CtlQueues;
 pub use recv::CtlRecv;
 pub use rx::CtlRx;
 pub use session::CtlSession;
@@ -88,8 +91,8 @@ pub use zseq::CtlZSeq;
 pub use zstart::CtlZStart;
 
 use super::records::{
-    Act, CmdRec, ConnWord, CplRec, DlvJob, Fx, HdrRec, HeldEnt, Pend, PoolReq, PoolResp, RqEnt,
-    SentRec, SeqCmd, SeqRsp, SqEnt, TxJob, Work, XferRec,
+    Act, CmdRec, ConnWord, CplRec, DlvJob, Fx, HdrRec, Pend, PoolReq, PoolResp, RqEnt, SentRec,
+    SeqCmd, SeqRsp, SqEnt, TxJob, Work, XferRec,
 };
 use crate::widgets::{Param, Ram, param};
 
@@ -153,9 +156,7 @@ pub struct Controller {
     zstart: CtlZStart,
     zseq: CtlZSeq,
     conn_ram: Ram<ConnWord>,
-    sq_ram: Ram<SqEnt>,
-    rq_ram: Ram<RqEnt>,
-    held_ram: Ram<HeldEnt>,
+    queues: CtlQueues,
     phase: DFF<Bits<3>>,
     ev_kind: DFF<Bits<3>>,
     ev_conn: DFF<Bits<8>>,
@@ -182,10 +183,6 @@ pub struct Controller {
     sweep: DFF<Bit>,
     sweep_addr: DFF<Bits<8>>,
     k_last: Param<Bits<8>>,
-    k_q_shift: Param<Bits<16>>,
-    k_q_mask: Param<Bits<16>>,
-    k_h_shift: Param<Bits<16>>,
-    k_h_mask: Param<Bits<16>>,
     k_zero_word: Param<ConnWord>,
     cur_conn: Signal<Local, Bits<8>>,
     cur: Signal<Local, ConnWord>,
@@ -199,9 +196,6 @@ pub struct Controller {
     room: Signal<Local, Bit>,
     sqf: Signal<Local, SqEnt>,
     rqf: Signal<Local, RqEnt>,
-    /// The queue entries a send or receive command appends (`Pend`).
-    sq_w: Signal<Local, SqEnt>,
-    rq_w: Signal<Local, RqEnt>,
     conn16: Signal<Local, Bits<16>>,
     tuser: Signal<Local, Bits<16>>,
     next_phase: Signal<Local, Bits<3>>,
@@ -217,22 +211,14 @@ impl Controller {
     pub fn new(p: &EngineParams) -> Self {
         let n = p.connections as usize;
         let np2 = n.next_power_of_two();
-        let qd = p.queue_depth as usize;
-        let hd = p.recv_slots();
         Controller {
             pick: CtlPick::new(n),
             start: CtlStart::new(p),
             cont: CtlCont::new(p),
             zseq: CtlZSeq::new(p),
             conn_ram: Ram::new(np2.max(2), false),
-            sq_ram: Ram::new((np2 * qd).max(2), false),
-            rq_ram: Ram::new((np2 * qd).max(2), false),
-            held_ram: Ram::new((np2 * hd).max(2), false),
+            queues: CtlQueues::new(p),
             k_last: param(n as u64 - 1),
-            k_q_shift: param(qd.trailing_zeros() as u64),
-            k_q_mask: param(qd as u64 - 1),
-            k_h_shift: param(hd.trailing_zeros() as u64),
-            k_h_mask: param(hd as u64 - 1),
             ..Default::default()
         }
     }
@@ -248,9 +234,7 @@ impl Logic for Controller {
         self.pick.clock.next = self.clock.val();
         self.pick.reset.next = self.reset.val();
         self.conn_ram.write_clock.next = self.clock.val();
-        self.sq_ram.write_clock.next = self.clock.val();
-        self.rq_ram.write_clock.next = self.clock.val();
-        self.held_ram.write_clock.next = self.clock.val();
+        self.queues.clock.next = self.clock.val();
 
         // The connection whose word and queue heads are read this cycle.
         self.cur_conn.next = self.w.q.val().conn;
@@ -268,17 +252,10 @@ impl Logic for Controller {
         if (self.phase.q.val() == 2) | (self.phase.q.val() == 3) | (self.phase.q.val() == 5) {
             self.cur.next = self.wc.val();
         }
-        self.sq_ram.read_address.next = (bit_cast::<16, 8>(self.cur_conn.val())
-            << self.k_q_shift.val())
-            | (bit_cast::<16, 4>(self.cur.val().sq_head) & self.k_q_mask.val());
-        self.rq_ram.read_address.next = (bit_cast::<16, 8>(self.cur_conn.val())
-            << self.k_q_shift.val())
-            | (bit_cast::<16, 4>(self.cur.val().rq_head) & self.k_q_mask.val());
-        self.held_ram.read_address.next = (bit_cast::<16, 8>(self.cur_conn.val())
-            << self.k_h_shift.val())
-            | (bit_cast::<16, 4>(self.cur.val().held_head) & self.k_h_mask.val());
-        self.sqf.next = self.sq_ram.read_data.val();
-        self.rqf.next = self.rq_ram.read_data.val();
+        self.queues.rd_conn.next = self.cur_conn.val();
+        self.queues.rd.next = self.cur.val();
+        self.sqf.next = self.queues.sq_f.val();
+        self.rqf.next = self.queues.rq_f.val();
 
         // The decisions.
         self.start.kind.next = self.ev_kind.q.val();
@@ -290,7 +267,7 @@ impl Logic for Controller {
         self.start.cw.next = self.cw.val();
         self.start.sq_f.next = self.sqf.val();
         self.start.rq_f.next = self.rqf.val();
-        self.start.held_f.next = self.held_ram.read_data.val();
+        self.start.held_f.next = self.queues.held_f.val();
         self.cont.step.next = self.step.q.val();
         self.cont.w_in.next = self.w.q.val();
         self.cont.sq_f.next = self.sqf.val();
@@ -363,32 +340,13 @@ impl Logic for Controller {
             // Every message carries our posted count.
             self.newc.next.adv_due = false;
         }
-        self.sq_ram.write_enable.next = false;
-        self.sq_ram.write_address.next = (bit_cast::<16, 8>(self.w.q.val().conn)
-            << self.k_q_shift.val())
-            | (bit_cast::<16, 4>(self.wc.val().sq_head + bit_cast::<4, 5>(self.wc.val().sq_n) - 1)
-                & self.k_q_mask.val());
-        self.sq_w.next.tag = self.ev_cmd.q.val().tag;
-        self.sq_w.next.addr = self.ev_cmd.q.val().addr;
-        self.sq_w.next.len = self.ev_cmd.q.val().len;
-        self.sq_w.next.urgent = self.ev_cmd.q.val().opcode == 5;
-        self.sq_ram.write_data.next = self.sq_w.val();
-        self.rq_ram.write_enable.next = false;
-        self.rq_ram.write_address.next = (bit_cast::<16, 8>(self.w.q.val().conn)
-            << self.k_q_shift.val())
-            | (bit_cast::<16, 4>(self.wc.val().rq_head + bit_cast::<4, 5>(self.wc.val().rq_n) - 1)
-                & self.k_q_mask.val());
-        self.rq_w.next.tag = self.ev_cmd.q.val().tag;
-        self.rq_w.next.addr = self.ev_cmd.q.val().addr;
-        self.rq_w.next.len = self.ev_cmd.q.val().len;
-        self.rq_ram.write_data.next = self.rq_w.val();
-        self.held_ram.write_enable.next = false;
-        self.held_ram.write_address.next = (bit_cast::<16, 8>(self.w.q.val().conn)
-            << self.k_h_shift.val())
-            | (bit_cast::<16, 4>(
-                self.wc.val().held_head + bit_cast::<4, 5>(self.wc.val().held_n) - 1,
-            ) & self.k_h_mask.val());
-        self.held_ram.write_data.next = self.wpend.val().held;
+        self.queues.wr_conn.next = self.w.q.val().conn;
+        self.queues.wr.next = self.wc.val();
+        self.queues.cmd.next = self.ev_cmd.q.val();
+        self.queues.sq_we.next = false;
+        self.queues.rq_we.next = false;
+        self.queues.held_we.next = false;
+        self.queues.held.next = self.wpend.val().held;
 
         // The event an idle controller takes.
         self.tuser.next = self.hdr.val().tuser;
@@ -526,9 +484,9 @@ impl Logic for Controller {
                     self.adm_valid.next = self.wfx.val().adm_v;
                     self.down_push.next = self.wfx.val().down;
                     self.conn_ram.write_enable.next = true;
-                    self.sq_ram.write_enable.next = self.wpend.val().sq_v;
-                    self.rq_ram.write_enable.next = self.wpend.val().rq_v;
-                    self.held_ram.write_enable.next = self.wpend.val().held_v;
+                    self.queues.sq_we.next = self.wpend.val().sq_v;
+                    self.queues.rq_we.next = self.wpend.val().rq_v;
+                    self.queues.held_we.next = self.wpend.val().held_v;
                     self.pick.set_v.next = true;
                     if self.wfx.val().flush_v {
                         self.phase.d.next = 4.into();
