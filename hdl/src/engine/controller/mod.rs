@@ -9,6 +9,7 @@
 //!   over the connections' work bits, which it keeps);
 //! - [`CtlQueues`] (`queues.rs`): the send, receive and held-payload queues' RAMs;
 //! - [`CtlFlush`] (`flush.rs`): a flush's step, one completion per cycle;
+//! - [`CtlDecide`] (`decide.rs`): the decision on the event in hand, from these:
 //! - [`CtlStart`] (`start.rs`): the first decision on an event, the large ones in
 //!   [`CtlRx`] (`rx.rs`: a header), [`CtlDlv`] (`dlv.rs`: a finished delivery), [`CtlCmd`]
 //!   (`cmd.rs`: a command) and [`CtlPump`] (`pump.rs`: a pump);
@@ -53,6 +54,7 @@ use sanswitch_model::params::EngineParams;
 
 mod cmd;
 mod cont;
+mod decide;
 mod dlv;
 mod flush;
 mod hdr_words;
@@ -72,6 +74,7 @@ mod zseq;
 mod zstart;
 pub use cmd::CtlCmd;
 pub use cont::CtlCont;
+pub use decide::CtlDecide;
 pub use dlv::CtlDlv;
 pub use flush::CtlFlush;
 pub use hdr_words::HdrWords;
@@ -150,11 +153,7 @@ pub struct Controller {
     pub adm_buf: Signal<Out, Bits<8>>,
     pick: CtlPick,
     flush: CtlFlush,
-    start: CtlStart,
-    cont: CtlCont,
-    tail: CtlTail,
-    zstart: CtlZStart,
-    zseq: CtlZSeq,
+    decide: CtlDecide,
     conn_ram: Ram<ConnWord>,
     queues: CtlQueues,
     phase: DFF<Bits<3>>,
@@ -199,12 +198,6 @@ pub struct Controller {
     conn16: Signal<Local, Bits<16>>,
     tuser: Signal<Local, Bits<16>>,
     next_phase: Signal<Local, Bits<3>>,
-    tsel0: Signal<Local, Bit>,
-    tsel1: Signal<Local, Bit>,
-    w01: Signal<Local, Work>,
-    a01: Signal<Local, Act>,
-    w23: Signal<Local, Work>,
-    a23: Signal<Local, Act>,
 }
 
 impl Controller {
@@ -213,9 +206,7 @@ impl Controller {
         let np2 = n.next_power_of_two();
         Controller {
             pick: CtlPick::new(n),
-            start: CtlStart::new(p),
-            cont: CtlCont::new(p),
-            zseq: CtlZSeq::new(p),
+            decide: CtlDecide::new(p),
             conn_ram: Ram::new(np2.max(2), false),
             queues: CtlQueues::new(p),
             k_last: param(n as u64 - 1),
@@ -257,62 +248,23 @@ impl Logic for Controller {
         self.sqf.next = self.queues.sq_f.val();
         self.rqf.next = self.queues.rq_f.val();
 
-        // The decisions.
-        self.start.kind.next = self.ev_kind.q.val();
-        self.start.ev_conn.next = self.ev_conn.q.val();
-        self.start.hdr.next = self.ev_hdr.q.val();
-        self.start.sent.next = self.ev_sent.q.val();
-        self.start.dlv.next = self.ev_dlv.q.val();
-        self.start.cmd.next = self.ev_cmd.q.val();
-        self.start.cw.next = self.cw.val();
-        self.start.sq_f.next = self.sqf.val();
-        self.start.rq_f.next = self.rqf.val();
-        self.start.held_f.next = self.queues.held_f.val();
-        self.cont.step.next = self.step.q.val();
-        self.cont.w_in.next = self.w.q.val();
-        self.cont.sq_f.next = self.sqf.val();
-        self.cont.resp.next = self.resp.val();
-        self.cont.hdr.next = self.ev_hdr.q.val();
-        self.cont.rq_f.next = self.rqf.val();
-        self.zstart.kind.next = self.ev_kind.q.val();
-        self.zstart.xfer.next = self.ev_xfer.q.val();
-        self.zstart.cw.next = self.cw.val();
-        self.zstart.sq_f.next = self.sqf.val();
-        self.zstart.w_in.next = self.start.w.val();
-        self.zseq.step.next = self.step.q.val();
-        self.zseq.w_in.next = self.w.q.val();
-        self.zseq.rsp.next = self.rsp.val();
-        self.zseq.hdr.next = self.ev_hdr.q.val();
-        self.zseq.sq_f.next = self.sqf.val();
-        self.zseq.rq_f.next = self.rqf.val();
-        // Which decision the tail takes, as the two select bits of a four-way multiplexer
-        // (one LUT6 per bit of the ~2,200-bit decision, where a priority chain costs three):
-        // `tsel1` the phase (from registers) picks a start (`start`, `zstart`) over an
-        // answer's (`cont`, `zseq`); `tsel0`, which waits for the start's own decision
-        // (`zpump`), picks within the pair, so it enters the multiplexer's last level only.
-        self.tsel1.next = self.phase.q.val() == 1;
-        self.tsel0.next = self.phase.q.val() == 5;
-        if self.phase.q.val() == 1 {
-            self.tsel0.next = (self.ev_kind.q.val() == 7) | self.start.zpump.val();
-        }
-        self.w01.next = self.cont.w.val();
-        self.a01.next = self.cont.act.val();
-        if self.tsel0.val() {
-            self.w01.next = self.zseq.w.val();
-            self.a01.next = self.zseq.act.val();
-        }
-        self.w23.next = self.start.w.val();
-        self.a23.next = self.start.act.val();
-        if self.tsel0.val() {
-            self.w23.next = self.zstart.w.val();
-            self.a23.next = self.zstart.act.val();
-        }
-        self.tail.w_in.next = self.w01.val();
-        self.tail.act_in.next = self.a01.val();
-        if self.tsel1.val() {
-            self.tail.w_in.next = self.w23.val();
-            self.tail.act_in.next = self.a23.val();
-        }
+        // The decision on the event in hand.
+        self.decide.phase.next = self.phase.q.val();
+        self.decide.kind.next = self.ev_kind.q.val();
+        self.decide.ev_conn.next = self.ev_conn.q.val();
+        self.decide.hdr.next = self.ev_hdr.q.val();
+        self.decide.sent.next = self.ev_sent.q.val();
+        self.decide.dlv.next = self.ev_dlv.q.val();
+        self.decide.cmd.next = self.ev_cmd.q.val();
+        self.decide.xfer.next = self.ev_xfer.q.val();
+        self.decide.cw.next = self.cw.val();
+        self.decide.sq_f.next = self.sqf.val();
+        self.decide.rq_f.next = self.rqf.val();
+        self.decide.held_f.next = self.queues.held_f.val();
+        self.decide.w_in.next = self.w.q.val();
+        self.decide.step.next = self.step.q.val();
+        self.decide.resp.next = self.resp.val();
+        self.decide.rsp.next = self.rsp.val();
 
         // Defaults: nothing taken, pushed or written.
         self.down_push.next = false;
@@ -387,9 +339,9 @@ impl Logic for Controller {
         self.room.next = false;
         // Where a decision goes next: a pool request, a sequencer command, or Apply.
         self.next_phase.next = 3.into();
-        if self.tail.pool.val() {
+        if self.decide.pool.val() {
             self.next_phase.next = 2.into();
-        } else if self.tail.seq.val() {
+        } else if self.decide.seq.val() {
             self.next_phase.next = 5.into();
         }
 
@@ -422,14 +374,14 @@ impl Logic for Controller {
                 self.ev_hdr.d.next = self.hdr.val();
             }
         } else if self.phase.q.val() == 1 {
-            self.w.d.next = self.tail.w.val();
-            self.jr_v.d.next = self.start.new_job_v.val();
-            self.jr.d.next = self.start.new_job.val();
-            self.cr_v.d.next = self.start.new_cpl_v.val();
-            self.cr.d.next = self.start.new_cpl.val();
-            self.dr_v.d.next = self.start.new_dlv_v.val();
-            self.dr.d.next = self.start.new_dlv.val();
-            self.step.d.next = self.tail.step.val();
+            self.w.d.next = self.decide.w.val();
+            self.jr_v.d.next = self.decide.job_v.val();
+            self.jr.d.next = self.decide.job.val();
+            self.cr_v.d.next = self.decide.cpl_v.val();
+            self.cr.d.next = self.decide.cpl.val();
+            self.dr_v.d.next = self.decide.dlv_v.val();
+            self.dr.d.next = self.decide.dlv_out.val();
+            self.step.d.next = self.decide.step_out.val();
             self.psent.d.next = false;
             self.phase.d.next = self.next_phase.val();
         } else if self.phase.q.val() == 2 {
@@ -439,16 +391,16 @@ impl Logic for Controller {
                     self.psent.d.next = true;
                 }
             } else if self.resp_valid.val() {
-                self.w.d.next = self.tail.w.val();
-                if self.cont.new_job_v.val() {
+                self.w.d.next = self.decide.w.val();
+                if self.decide.job_v.val() {
                     self.jr_v.d.next = true;
-                    self.jr.d.next = self.cont.new_job.val();
+                    self.jr.d.next = self.decide.job.val();
                 }
-                if self.cont.new_cpl_v.val() {
+                if self.decide.cpl_v.val() {
                     self.cr_v.d.next = true;
-                    self.cr.d.next = self.cont.new_cpl.val();
+                    self.cr.d.next = self.decide.cpl.val();
                 }
-                self.step.d.next = self.tail.step.val();
+                self.step.d.next = self.decide.step_out.val();
                 self.psent.d.next = false;
                 self.phase.d.next = self.next_phase.val();
             }
@@ -461,12 +413,12 @@ impl Logic for Controller {
                 }
             } else if self.rsp_valid.val() {
                 self.take_rsp.next = true;
-                self.w.d.next = self.tail.w.val();
-                if self.zseq.new_cpl_v.val() {
+                self.w.d.next = self.decide.w.val();
+                if self.decide.cpl_v.val() {
                     self.cr_v.d.next = true;
-                    self.cr.d.next = self.zseq.new_cpl.val();
+                    self.cr.d.next = self.decide.cpl.val();
                 }
-                self.step.d.next = self.tail.step.val();
+                self.step.d.next = self.decide.step_out.val();
                 self.psent.d.next = false;
                 self.phase.d.next = self.next_phase.val();
             }
