@@ -62,7 +62,7 @@ pub const COMMAND_FIELDS: [Field; 8] = [
 ];
 
 /// The completion entry's fields.
-pub const COMPLETION_FIELDS: [Field; 8] = [
+pub const COMPLETION_FIELDS: [Field; 9] = [
     Field::new("tag", 0, 32, "the command's tag"),
     Field::new(
         "bytes",
@@ -80,7 +80,14 @@ pub const COMPLETION_FIELDS: [Field; 8] = [
         1,
         "POST_RECV: the peer shut its send direction down; no more data will come",
     ),
-    Field::new("reserved", 106, 22, "0"),
+    Field::new("reserved", 106, 21, "0"),
+    Field::new(
+        "phase",
+        127,
+        1,
+        "in a completion ring: flips every lap of the ring (`docs/REGISTERS.md`), so the \
+         host sees a new entry without reading a register; 0 on the engine's completion stream",
+    ),
 ];
 
 /// What a command asks for.
@@ -283,13 +290,31 @@ impl Completion {
         b.into_inner()
     }
 
+    /// The completion in `bytes`, refused when a reserved bit or the phase bit is set or
+    /// the status is not a known one.
     pub fn decode(bytes: &[u8; COMPLETION_BYTES]) -> Result<Completion, EntryError> {
+        match Completion::decode_cq(bytes)? {
+            (c, false) => Ok(c),
+            (_, true) => Err(EntryError::NonZero { field: "phase", value: 1 }),
+        }
+    }
+
+    /// The completion as a completion ring holds it: with its `phase` bit.
+    pub fn encode_cq(&self, phase: bool) -> [u8; COMPLETION_BYTES] {
+        let mut b = BitArray::<[u8; COMPLETION_BYTES], Lsb0>::new(self.encode());
+        put(&mut b, &COMPLETION_FIELDS, "phase", phase.into());
+        b.into_inner()
+    }
+
+    /// A completion ring entry: the completion and its phase bit.
+    pub fn decode_cq(bytes: &[u8; COMPLETION_BYTES]) -> Result<(Completion, bool), EntryError> {
         let f = &COMPLETION_FIELDS;
         let b = BitArray::<[u8; COMPLETION_BYTES], Lsb0>::new(*bytes);
         let value = get(&b, f, "reserved");
         if value != 0 {
             return Err(EntryError::NonZero { field: "reserved", value });
         }
+        let phase = get(&b, f, "phase") != 0;
         let c = Completion {
             tag: get(&b, f, "tag") as u32,
             bytes: get(&b, f, "bytes") as u32,
@@ -300,7 +325,7 @@ impl Completion {
             eof: get(&b, f, "eof") != 0,
         };
         c.error()?;
-        Ok(c)
+        Ok((c, phase))
     }
 }
 

@@ -21,6 +21,7 @@ pub mod fabric;
 pub mod host;
 pub mod params;
 pub mod ports;
+pub mod regs;
 pub mod seq;
 pub mod status;
 pub mod wire;

@@ -99,6 +99,29 @@ fn reserved_bits_must_be_zero() {
 }
 
 #[test]
+fn a_completion_ring_entry_carries_its_phase_in_the_last_bit() {
+    let c = Completion { tag: 7, bytes: 9, conn: 3, opcode: 6, eof: true, ..Completion::default() };
+    for phase in [false, true] {
+        let b = c.encode_cq(phase);
+        assert_eq!(b[15] >> 7, phase as u8, "bit 127 is the phase");
+        assert_eq!(b[..15], c.encode()[..15], "the rest is the completion");
+        assert_eq!(Completion::decode_cq(&b), Ok((c, phase)));
+    }
+    // The engine's stream never carries a phase: a plain decode refuses one.
+    assert_eq!(
+        Completion::decode(&c.encode_cq(true)),
+        Err(EntryError::NonZero { field: "phase", value: 1 })
+    );
+    // The last reserved bit (126) is still reserved.
+    let mut b = c.encode_cq(true);
+    b[15] |= 0x40;
+    assert!(matches!(
+        Completion::decode_cq(&b),
+        Err(EntryError::NonZero { field: "reserved", .. })
+    ));
+}
+
+#[test]
 fn a_status_must_be_a_winsock_code_the_switch_reports() {
     let c = Command { opcode: Opcode::Send.code(), tag: 5, ..Command::default() };
     let k = Completion::of(&c, Err(WsaError::NoBufs));
