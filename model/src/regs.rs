@@ -349,7 +349,7 @@ pub fn id_values(p: &EngineParams, h: &HostParams) -> Vec<(u32, u32)> {
     vec![
         (id::DESIGN_VERSION, version),
         (id::CONNECTIONS, p.connections.into()),
-        (id::DATA_BITS, crate::params::BEAT_BITS as u32),
+        (id::DATA_BITS, crate::params::BEAT_BITS),
         (id::BUF_SIZE, p.buf_size),
         (id::BUFS, u32::from(p.send_bufs) | (u32::from(p.recv_bufs) << 8)),
         (id::QUEUE_DEPTH, p.queue_depth.into()),
