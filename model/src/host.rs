@@ -207,6 +207,22 @@ impl Command {
         Opcode::from_code(self.opcode)
     }
 
+    /// The fields in `bytes` as they are (reserved fields ignored, `flags` included, the
+    /// opcode unchecked): what a host interface forwards once it has counted what is wrong.
+    pub fn decode_unchecked(bytes: &[u8; COMMAND_BYTES]) -> Command {
+        let f = &COMMAND_FIELDS;
+        let b = BitArray::<[u8; COMMAND_BYTES], Lsb0>::new(*bytes);
+        Command {
+            opcode: get(&b, f, "opcode") as u8,
+            flags: get(&b, f, "flags") as u8,
+            conn: get(&b, f, "conn") as u16,
+            tag: get(&b, f, "tag") as u32,
+            addr: get(&b, f, "addr"),
+            len: get(&b, f, "len") as u32,
+            aux: get(&b, f, "aux"),
+        }
+    }
+
     pub fn encode(&self) -> [u8; COMMAND_BYTES] {
         let f = &COMMAND_FIELDS;
         let mut b = BitArray::<[u8; COMMAND_BYTES], Lsb0>::ZERO;
@@ -231,15 +247,7 @@ impl Command {
                 return Err(EntryError::NonZero { field: field(f, name).name, value });
             }
         }
-        let c = Command {
-            opcode: get(&b, f, "opcode") as u8,
-            flags: 0,
-            conn: get(&b, f, "conn") as u16,
-            tag: get(&b, f, "tag") as u32,
-            addr: get(&b, f, "addr"),
-            len: get(&b, f, "len") as u32,
-            aux: get(&b, f, "aux"),
-        };
+        let c = Command::decode_unchecked(bytes);
         match c.op() {
             Some(_) => Ok(c),
             None => Err(EntryError::UnknownOpcode(c.opcode)),

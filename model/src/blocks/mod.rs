@@ -2,6 +2,7 @@
 //! They are the oracle the Verilated Verilog is checked against, cycle by cycle.
 
 pub mod engine;
+pub mod hostif;
 pub mod parser;
 pub mod parser_stimulus;
 pub mod pool;
