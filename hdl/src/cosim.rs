@@ -86,6 +86,7 @@ pub fn cosim_blocks() -> Vec<CosimBlock> {
             BlockName::Engine,
             EngineParams { engine: d.engine.without_rdma_read(), ..d },
         ),
+        b("hostif", BlockName::HostIf, d),
         b("parser_small", BlockName::Parser, s),
         b("pool_small", BlockName::Pool, s),
         b("sequencer_small", BlockName::Sequencer, s),

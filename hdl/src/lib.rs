@@ -11,6 +11,7 @@
 
 pub mod cosim;
 pub mod engine;
+pub mod hostif;
 pub mod parser;
 pub mod pool;
 pub mod rhsim;
@@ -71,11 +72,17 @@ pub enum BlockName {
     Pool,
     Sequencer,
     Engine,
+    HostIf,
 }
 
 impl BlockName {
-    pub const ALL: [BlockName; 4] =
-        [BlockName::Parser, BlockName::Pool, BlockName::Sequencer, BlockName::Engine];
+    pub const ALL: [BlockName; 5] = [
+        BlockName::Parser,
+        BlockName::Pool,
+        BlockName::Sequencer,
+        BlockName::Engine,
+        BlockName::HostIf,
+    ];
 
     /// File stem and Verilator prefix.
     pub fn name(self) -> &'static str {
@@ -84,6 +91,7 @@ impl BlockName {
             BlockName::Pool => "pool",
             BlockName::Sequencer => "sequencer",
             BlockName::Engine => "engine",
+            BlockName::HostIf => "hostif",
         }
     }
 }
@@ -143,6 +151,12 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
             generate_verilog(&uut)
         }
         BlockName::Engine => return engine_verilog(&p.engine),
+        BlockName::HostIf => {
+            let mut uut =
+                hostif::HostIf::new(&p.engine, &sanswitch_model::regs::HostParams::default());
+            uut.connect_all();
+            generate_verilog(&uut)
+        }
     };
     rename_top(&v, block.name())
 }

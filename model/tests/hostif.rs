@@ -125,7 +125,7 @@ impl Bench {
         if i.s_axis_cpl_tvalid && o.s_axis_cpl_tready {
             self.owed.pop_front();
         }
-        if o.event {
+        if o.cq_event {
             self.events += 1;
         }
         // The engine's counter port: registered, one cycle.

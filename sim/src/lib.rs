@@ -3,7 +3,7 @@
 //!
 //! - [`Dut`]: a simulated block seen through its model's port structs; [`Verilated`] is the
 //!   Verilated one, one type per module `build.rs` builds (the list is
-//!   `sanswitch_hdl::cosim::cosim_blocks`): [`VParser`], [`VPool`], [`VSequencer`],
+//!   `sanswitch_hdl::cosim::cosim_blocks`): [`VParser`], [`VPool`], [`VSequencer`], [`VHostIf`],
 //!   [`VEngine`] at default parameters, [`VParserSmall`], [`VPoolSmall`], [`VSequencerSmall`] at
 //!   `EngineParams::small()`, [`VPoolLarge`] at `EngineParams::large()`, and
 //!   [`VParserNoReset`], a parser with a register left out of its reset.
@@ -33,6 +33,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use sanswitch_model::blocks::engine::{EngineIn, EngineOut};
+use sanswitch_model::blocks::hostif::{HostIfIn, HostIfOut};
 use sanswitch_model::blocks::parser::{ParserIn, ParserOut};
 use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
 use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut};
@@ -323,6 +324,8 @@ modules! {
     /// The engine at default parameters but without RDMA read (zero-copy sends into it go
     /// by RDMA write).
     EngineWrite, VEngineWrite, "engine_write", EngineIn, EngineOut;
+    /// The host interface (`hdl/src/hostif/`), default parameters.
+    HostIf, VHostIf, "hostif", HostIfIn, HostIfOut;
     /// The parser at `EngineParams::small()`.
     ParserSmall, VParserSmall, "parser_small", ParserIn, ParserOut;
     /// The pool manager at `EngineParams::small()`.

@@ -23,7 +23,7 @@
 //!   engine's completion is taken and written as two beats (`m_axis_cqwr_*`: address on
 //!   each beat, `tlast` on the second) at slot `cq_prod mod size` with its phase
 //!   ([`crate::regs::cq_phase`]); the last beat's acceptance advances `cq_prod` and, when
-//!   armed, raises `event` for one cycle and disarms. A full or disabled ring holds the
+//!   armed, raises `cq_event` for one cycle and disarms. A full or disabled ring holds the
 //!   engine's completions back (nothing is lost). A `cq_cons` write past `cq_prod` is
 //!   ignored and counted.
 //! - **Counters**: the counter block's `index` drives the engine's counter read port
@@ -133,7 +133,7 @@ crate::ports! {
         s_axis_cpl_tready: bool = 1,
         cnt_rd_index: u8 = 8,
         /// One cycle high when an armed completion ring gets an entry.
-        event: bool = 1,
+        cq_event: bool = 1,
     }
 }
 
@@ -302,7 +302,7 @@ impl HostIf {
         if off < self.qp_base {
             return true; // read only
         }
-        let log2 = (v as u8).clamp(1, self.max_log2);
+        let log2 = v.clamp(1, self.max_log2.into()) as u8;
         match off - self.qp_base {
             qp::SQ_BASE_LO if !self.sq.enable => {
                 self.sq.base = (self.sq.base & !0xFFFF_FFFF) | u64::from(v)
@@ -401,7 +401,7 @@ impl CycleModel for HostIf {
             s_axil_rresp: self.r.map_or(RESP_OKAY, |r| r.1),
             s_axis_fetch_tready: self.fetch_left != 0,
             cnt_rd_index: self.cnt_index,
-            event: self.event,
+            cq_event: self.event,
             s_axis_cpl_tready: self.cq_wr.is_none() && self.cq_room(),
             ..HostIfOut::default()
         };

@@ -3,6 +3,7 @@
 
 pub mod engine;
 pub mod hostif;
+pub mod hostif_stimulus;
 pub mod parser;
 pub mod parser_stimulus;
 pub mod pool;
@@ -34,6 +35,11 @@ pub const BLOCKS: &[BlockPorts] = &[
         name: "engine",
         inputs: engine::EngineIn::PORTS,
         outputs: engine::EngineOut::PORTS,
+    },
+    BlockPorts {
+        name: "hostif",
+        inputs: hostif::HostIfIn::PORTS,
+        outputs: hostif::HostIfOut::PORTS,
     },
     BlockPorts {
         name: "sequencer",

@@ -1,0 +1,250 @@
+//! Random stimulus for the host interface's lockstep: a host that programs the rings, rings
+//! doorbells (some beyond the ring), returns completion entries (some past the producer),
+//! arms the ring, disables and re-enables it, and pokes holes in the register space; host
+//! memory that answers fetches (entries some with reserved bits set or unknown opcodes); an
+//! engine that takes commands and offers completions; random backpressure everywhere.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::hostif::{HostIfIn, HostIfOut};
+use crate::host::{COMMAND_BYTES, Command};
+use crate::ports::Stimulus;
+use crate::regs::{self, HostParams, qp};
+
+/// The stimulus.
+pub struct HostIfDriver {
+    rng: ChaCha8Rng,
+    qp: u32,
+    /// Probability that a valid or ready the stimulus drives is high in a cycle.
+    pub rate: f64,
+    /// The register access being offered (write: offset and value; read: offset).
+    wr: Option<(u16, u32)>,
+    rd: Option<u16>,
+    /// The host's view: log2 sizes, doorbell and completion pointers.
+    sq_log2: u32,
+    cq_log2: u32,
+    prod: u32,
+    cq_seen: u32,
+    cq_cons: u32,
+    /// Fetches taken and the beats still owed: (address of the next beat, beats left).
+    fetch: std::collections::VecDeque<(u64, u32)>,
+    cpl_valid: bool,
+    cpl: [u64; 2],
+}
+
+/// Entry at bus address `addr` of host memory: a command, deterministic in the address, now
+/// and then with reserved bits set or an unknown opcode.
+pub fn entry_at(addr: u64) -> [u8; COMMAND_BYTES] {
+    let mut x = addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5A5A;
+    let mut next = || {
+        x ^= x >> 30;
+        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x ^= x >> 27;
+        x
+    };
+    let r = next();
+    let c = Command {
+        opcode: if r % 13 == 0 { 42 } else { (r % 9) as u8 + 1 },
+        flags: 0,
+        conn: (r >> 8) as u16 % 20,
+        tag: (r >> 16) as u32,
+        addr: next(),
+        len: next() as u32,
+        aux: next(),
+    };
+    let mut e = c.encode();
+    match r % 17 {
+        0 => e[1] = 1,     // flags
+        1 => e[22] = 0x80, // the reserved word
+        _ => {}
+    }
+    e
+}
+
+impl HostIfDriver {
+    pub fn new(seed: u64) -> Self {
+        HostIfDriver {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            qp: regs::layout(&HostParams::default())[2].0,
+            rate: 0.7,
+            wr: None,
+            rd: None,
+            sq_log2: 3,
+            cq_log2: 3,
+            prod: 0,
+            cq_seen: 0,
+            cq_cons: 0,
+            fetch: Default::default(),
+            cpl_valid: false,
+            cpl: [0; 2],
+        }
+    }
+
+    fn on(&mut self) -> bool {
+        self.rng.gen_bool(self.rate)
+    }
+
+    /// The host's next register access.
+    fn pick_access(&mut self) {
+        let q = self.qp;
+        let k = self.rng.gen_range(0..100);
+        let size = 1u32 << self.sq_log2;
+        let (off, v) = match k {
+            0..=29 => {
+                // A doorbell for a few more entries; now and then one past the ring (the
+                // ring stops until it is disabled).
+                let n = if self.rng.gen_bool(0.03) {
+                    size + 1
+                } else {
+                    self.rng.gen_range(0..=size / 2 + 1)
+                };
+                let v = (self.prod + n) & 0xFFFF;
+                if n <= size {
+                    self.prod = v;
+                }
+                (q + qp::SQ_PROD, v)
+            }
+            30..=49 => {
+                // Completion entries back: those seen, now and then one too many.
+                let extra = u32::from(self.rng.gen_bool(0.05));
+                self.cq_cons = self.cq_seen;
+                (q + qp::CQ_CONS, (self.cq_seen + extra) & 0xFFFF)
+            }
+            50..=54 => {
+                let arm = if self.rng.gen_bool(0.5) { qp::CTRL_ARM } else { 0 };
+                (q + qp::CQ_CTRL, qp::CTRL_ENABLE | arm)
+            }
+            55..=57 => {
+                // Disable a ring (pointers back to 0), then set it up again later.
+                self.prod = 0;
+                if self.rng.gen_bool(0.5) {
+                    (q + qp::SQ_CTRL, 0)
+                } else {
+                    self.cq_seen = 0;
+                    self.cq_cons = 0;
+                    (q + qp::CQ_CTRL, 0)
+                }
+            }
+            58..=61 => (q + qp::SQ_CTRL, qp::CTRL_ENABLE),
+            62..=64 => {
+                self.sq_log2 = self.rng.gen_range(0..=5);
+                (q + qp::SQ_LOG2_SIZE, self.sq_log2)
+            }
+            65..=67 => {
+                self.cq_log2 = self.rng.gen_range(0..=4);
+                (q + qp::CQ_LOG2_SIZE, self.cq_log2)
+            }
+            68..=71 => {
+                let r = [qp::SQ_BASE_LO, qp::SQ_BASE_HI, qp::CQ_BASE_LO, qp::CQ_BASE_HI];
+                (q + r[self.rng.gen_range(0..4)], self.rng.r#gen::<u32>() & !0x3F)
+            }
+            72..=75 => {
+                let bank = self.rng.gen_range(0..4u32);
+                (regs::ID_BLOCK.bytes + regs::cnt::INDEX, (bank << 5) | self.rng.gen_range(0..8))
+            }
+            _ => {
+                // A read, of anything (holes included), or a write to a random offset.
+                let off = self.rng.gen_range(0..0x120u32) & !3;
+                if k < 95 {
+                    self.rd = Some(off as u16);
+                    return;
+                }
+                (off, self.rng.r#gen())
+            }
+        };
+        // The host's log2 sizes are clamped as the hardware clamps them.
+        self.sq_log2 = self.sq_log2.clamp(1, 12);
+        self.cq_log2 = self.cq_log2.clamp(1, 12);
+        self.wr = Some((off as u16, v));
+    }
+}
+
+impl Stimulus<HostIfIn, HostIfOut> for HostIfDriver {
+    fn next(&mut self) -> HostIfIn {
+        if self.wr.is_none() && self.rd.is_none() && self.rng.gen_bool(0.2) {
+            self.pick_access();
+        }
+        let mut i = HostIfIn {
+            cnt_rd_data: self.rng.r#gen(),
+            s_axil_bready: self.on(),
+            s_axil_rready: self.on(),
+            m_axis_fetch_tready: self.on(),
+            m_axis_cqwr_tready: self.on(),
+            m_axis_cmd_tready: self.on(),
+            ..HostIfIn::default()
+        };
+        if let Some((off, v)) = self.wr {
+            i.s_axil_awvalid = true;
+            i.s_axil_awaddr = off;
+            i.s_axil_wvalid = true;
+            i.s_axil_wdata = v;
+        }
+        if let Some(off) = self.rd {
+            i.s_axil_arvalid = true;
+            i.s_axil_araddr = off;
+        }
+        if let Some(&(addr, left)) = self.fetch.front() {
+            if self.on() {
+                i.s_axis_fetch_tvalid = true;
+                let entry = addr & !(COMMAND_BYTES as u64 - 1);
+                let k = ((addr - entry) / 8) as usize;
+                let e = entry_at(entry);
+                i.s_axis_fetch_tdata = u64::from_le_bytes(e[8 * k..8 * k + 8].try_into().unwrap());
+                i.s_axis_fetch_tlast = left == 1;
+            }
+        }
+        if !self.cpl_valid && self.rng.gen_bool(0.3) {
+            self.cpl_valid = true;
+            self.cpl = [self.rng.r#gen(), self.rng.r#gen()];
+        }
+        if self.cpl_valid {
+            i.s_axis_cpl_tvalid = true;
+            i.s_axis_cpl_tag = self.cpl[0] as u32;
+            i.s_axis_cpl_bytes = (self.cpl[0] >> 32) as u32;
+            i.s_axis_cpl_conn = self.cpl[1] as u16;
+            i.s_axis_cpl_status = (self.cpl[1] >> 16) as u16;
+            i.s_axis_cpl_opcode = (self.cpl[1] >> 32) as u8;
+            i.s_axis_cpl_urgent = self.cpl[1] >> 40 & 1 != 0;
+            i.s_axis_cpl_eof = self.cpl[1] >> 41 & 1 != 0;
+        }
+        i
+    }
+
+    fn observe(&mut self, i: &HostIfIn, o: &HostIfOut) {
+        if i.reset {
+            return;
+        }
+        if i.s_axil_awvalid && o.s_axil_awready {
+            self.wr = None;
+        }
+        if i.s_axil_arvalid && o.s_axil_arready {
+            self.rd = None;
+        }
+        if o.m_axis_fetch_tvalid && i.m_axis_fetch_tready {
+            self.fetch.push_back((o.m_axis_fetch_addr, o.m_axis_fetch_len / 8));
+        }
+        if i.s_axis_fetch_tvalid && o.s_axis_fetch_tready {
+            let (addr, left) = self.fetch.pop_front().expect("a beat owed");
+            if left > 1 {
+                self.fetch.push_front((addr + 8, left - 1));
+            }
+        }
+        if i.s_axis_cpl_tvalid && o.s_axis_cpl_tready {
+            self.cpl_valid = false;
+        }
+        if o.m_axis_cqwr_tvalid && i.m_axis_cqwr_tready && o.m_axis_cqwr_tlast {
+            self.cq_seen = (self.cq_seen + 1) & 0xFFFF;
+        }
+    }
+
+    fn reset(&mut self) {
+        self.wr = None;
+        self.rd = None;
+        self.fetch.clear();
+        self.cpl_valid = false;
+        self.prod = 0;
+        self.cq_seen = 0;
+        self.cq_cons = 0;
+    }
+}
