@@ -12,8 +12,9 @@
 //!   answered; `resp`, `rsp` (in): the pool manager's and the sequencer's answers.
 //! - `w`, `step_out` (out): the event after the decision and what comes next; `pool`, `seq`
 //!   (out): a pool request or a sequencer command is next, else the event is applied.
-//! - `job_v`, `job`, `cpl_v`, `cpl`, `dlv_v`, `dlv` (out): the message job, completion and
-//!   delivery job the decision makes (an answer's decision makes no delivery).
+//! - `start_*`, `cont_*`, `zseq_*` (out): the message job, completion and delivery job each
+//!   decision makes, kept apart so the controller's registers load each from its own
+//!   decision (one multiplexer at the register, not a second one here: ~300 LUTs).
 //!
 //! Timing: the tail's input is a four-way multiplexer on two select bits: `tsel1` (the
 //! phase, from registers) picks a first decision over an answer's; `tsel0`, which waits
@@ -52,12 +53,18 @@ pub struct CtlDecide {
     pub step_out: Signal<Out, Act>,
     pub pool: Signal<Out, Bit>,
     pub seq: Signal<Out, Bit>,
-    pub job_v: Signal<Out, Bit>,
-    pub job: Signal<Out, TxJob>,
-    pub cpl_v: Signal<Out, Bit>,
-    pub cpl: Signal<Out, CplRec>,
-    pub dlv_v: Signal<Out, Bit>,
-    pub dlv_out: Signal<Out, DlvJob>,
+    pub start_job_v: Signal<Out, Bit>,
+    pub start_job: Signal<Out, TxJob>,
+    pub start_cpl_v: Signal<Out, Bit>,
+    pub start_cpl: Signal<Out, CplRec>,
+    pub start_dlv_v: Signal<Out, Bit>,
+    pub start_dlv: Signal<Out, DlvJob>,
+    pub cont_job_v: Signal<Out, Bit>,
+    pub cont_job: Signal<Out, TxJob>,
+    pub cont_cpl_v: Signal<Out, Bit>,
+    pub cont_cpl: Signal<Out, CplRec>,
+    pub zseq_cpl_v: Signal<Out, Bit>,
+    pub zseq_cpl: Signal<Out, CplRec>,
     start: CtlStart,
     cont: CtlCont,
     tail: CtlTail,
@@ -141,23 +148,18 @@ impl Logic for CtlDecide {
         self.pool.next = self.tail.pool.val();
         self.seq.next = self.tail.seq.val();
 
-        // What the decision makes, for the controller's registers.
-        self.job_v.next = self.cont.new_job_v.val();
-        self.job.next = self.cont.new_job.val();
-        self.cpl_v.next = self.cont.new_cpl_v.val();
-        self.cpl.next = self.cont.new_cpl.val();
-        self.dlv_v.next = false;
-        self.dlv_out.next = self.start.new_dlv.val();
-        if self.phase.val() == 1 {
-            self.job_v.next = self.start.new_job_v.val();
-            self.job.next = self.start.new_job.val();
-            self.cpl_v.next = self.start.new_cpl_v.val();
-            self.cpl.next = self.start.new_cpl.val();
-            self.dlv_v.next = self.start.new_dlv_v.val();
-        } else if self.phase.val() == 5 {
-            self.job_v.next = false;
-            self.cpl_v.next = self.zseq.new_cpl_v.val();
-            self.cpl.next = self.zseq.new_cpl.val();
-        }
+        // What each decision makes, for the controller's registers.
+        self.start_job_v.next = self.start.new_job_v.val();
+        self.start_job.next = self.start.new_job.val();
+        self.start_cpl_v.next = self.start.new_cpl_v.val();
+        self.start_cpl.next = self.start.new_cpl.val();
+        self.start_dlv_v.next = self.start.new_dlv_v.val();
+        self.start_dlv.next = self.start.new_dlv.val();
+        self.cont_job_v.next = self.cont.new_job_v.val();
+        self.cont_job.next = self.cont.new_job.val();
+        self.cont_cpl_v.next = self.cont.new_cpl_v.val();
+        self.cont_cpl.next = self.cont.new_cpl.val();
+        self.zseq_cpl_v.next = self.zseq.new_cpl_v.val();
+        self.zseq_cpl.next = self.zseq.new_cpl.val();
     }
 }

@@ -375,12 +375,12 @@ impl Logic for Controller {
             }
         } else if self.phase.q.val() == 1 {
             self.w.d.next = self.decide.w.val();
-            self.jr_v.d.next = self.decide.job_v.val();
-            self.jr.d.next = self.decide.job.val();
-            self.cr_v.d.next = self.decide.cpl_v.val();
-            self.cr.d.next = self.decide.cpl.val();
-            self.dr_v.d.next = self.decide.dlv_v.val();
-            self.dr.d.next = self.decide.dlv_out.val();
+            self.jr_v.d.next = self.decide.start_job_v.val();
+            self.jr.d.next = self.decide.start_job.val();
+            self.cr_v.d.next = self.decide.start_cpl_v.val();
+            self.cr.d.next = self.decide.start_cpl.val();
+            self.dr_v.d.next = self.decide.start_dlv_v.val();
+            self.dr.d.next = self.decide.start_dlv.val();
             self.step.d.next = self.decide.step_out.val();
             self.psent.d.next = false;
             self.phase.d.next = self.next_phase.val();
@@ -392,13 +392,13 @@ impl Logic for Controller {
                 }
             } else if self.resp_valid.val() {
                 self.w.d.next = self.decide.w.val();
-                if self.decide.job_v.val() {
+                if self.decide.cont_job_v.val() {
                     self.jr_v.d.next = true;
-                    self.jr.d.next = self.decide.job.val();
+                    self.jr.d.next = self.decide.cont_job.val();
                 }
-                if self.decide.cpl_v.val() {
+                if self.decide.cont_cpl_v.val() {
                     self.cr_v.d.next = true;
-                    self.cr.d.next = self.decide.cpl.val();
+                    self.cr.d.next = self.decide.cont_cpl.val();
                 }
                 self.step.d.next = self.decide.step_out.val();
                 self.psent.d.next = false;
@@ -414,9 +414,9 @@ impl Logic for Controller {
             } else if self.rsp_valid.val() {
                 self.take_rsp.next = true;
                 self.w.d.next = self.decide.w.val();
-                if self.decide.cpl_v.val() {
+                if self.decide.zseq_cpl_v.val() {
                     self.cr_v.d.next = true;
-                    self.cr.d.next = self.decide.cpl.val();
+                    self.cr.d.next = self.decide.zseq_cpl.val();
                 }
                 self.step.d.next = self.decide.step_out.val();
                 self.psent.d.next = false;
