@@ -333,12 +333,18 @@ pub fn layout(h: &HostParams) -> Vec<(u32, &'static BlockDef)> {
     out
 }
 
+/// The design's version as the ID block gives it: major in 23–16, minor in 15–8, patch in
+/// 7–0 (the workspace's version). A driver drives designs of its own major version.
+pub fn design_version() -> u32 {
+    let v = |s: &str| s.parse::<u32>().unwrap_or(0);
+    (v(env!("CARGO_PKG_VERSION_MAJOR")) << 16)
+        | (v(env!("CARGO_PKG_VERSION_MINOR")) << 8)
+        | v(env!("CARGO_PKG_VERSION_PATCH"))
+}
+
 /// The ID block's read-only values for an engine.
 pub fn id_values(p: &EngineParams, h: &HostParams) -> Vec<(u32, u32)> {
-    let v = |s: &str| s.parse::<u32>().unwrap_or(0);
-    let version = (v(env!("CARGO_PKG_VERSION_MAJOR")) << 16)
-        | (v(env!("CARGO_PKG_VERSION_MINOR")) << 8)
-        | v(env!("CARGO_PKG_VERSION_PATCH"));
+    let version = design_version();
     let mut features = 0;
     if p.rdma_read {
         features |= id::FEATURE_RDMA_READ;

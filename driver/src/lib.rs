@@ -1,0 +1,19 @@
+//! sanswitch's host driver: finds the engine behind a [`Transport`] (its register blocks,
+//! checked against `sanswitch_model::regs`), sets up a queue pair of rings in DMA memory, and
+//! moves commands and completions through them: one doorbell per batch of commands,
+//! completions reaped by their phase bit in batches, the consumer pointer written once per
+//! batch.
+//!
+//! Everything from the device is checked: an unknown device or version, a register that
+//! does not answer, a completion entry that does not decode are typed errors ([`Error`]),
+//! never a panic.
+
+pub mod device;
+pub mod error;
+pub mod ring;
+pub mod transport;
+
+pub use device::{Device, DeviceInfo};
+pub use error::Error;
+pub use ring::QueuePair;
+pub use transport::{DmaBuf, Transport};
