@@ -77,13 +77,14 @@ impl<T: Transport> QueuePair<T> {
         1 << self.sq_log2
     }
 
-    /// Free submission entries; reads the device's consumer pointer only when the cached
-    /// one says there is not enough room for `want`.
+    /// Free submission entries; reads the device's consumer pointer only when the cached one
+    /// says there is not enough room for `want`. A consumer pointer the device reports ahead
+    /// of the doorbell gives 0 (nothing from the device panics the driver).
     pub fn free(&mut self, want: u32) -> Result<u32, Error> {
-        let mut free = self.sq_size() - regs::ring_used(self.prod, self.cons);
+        let mut free = self.sq_size().saturating_sub(regs::ring_used(self.prod, self.cons));
         if free < want {
             self.cons = self.dev.t.read32(self.base + qp::SQ_CONS)? & 0xFFFF;
-            free = self.sq_size() - regs::ring_used(self.prod, self.cons);
+            free = self.sq_size().saturating_sub(regs::ring_used(self.prod, self.cons));
         }
         Ok(free)
     }

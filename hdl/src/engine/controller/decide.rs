@@ -14,7 +14,7 @@
 //!   (out): a pool request or a sequencer command is next, else the event is applied.
 //! - `start_*`, `cont_*`, `zseq_*` (out): the message job, completion and delivery job each
 //!   decision makes, kept apart so the controller's registers load each from its own
-//!   decision (one multiplexer at the register, not a second one here: ~300 LUTs).
+//!   decision (the multiplexer is the register's own, as before the split).
 //!
 //! Timing: the tail's input is a four-way multiplexer on two select bits: `tsel1` (the
 //! phase, from registers) picks a first decision over an answer's; `tsel0`, which waits
