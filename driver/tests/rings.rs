@@ -1,114 +1,31 @@
-//! The driver against the host interface's cycle model (registers over AXI4-Lite, rings in a
-//! memory model), with a stand-in engine that completes every command it takes after a
-//! random delay: device discovery, refusals, batches with one doorbell each, reaping by
+//! The driver against the host interface's cycle model (`HostIfBench`: registers over
+//! AXI4-Lite, rings in a memory model, a stand-in engine that completes every command it
+//! takes after a random delay): device discovery, refusals, batches with one doorbell each, reaping by
 //! phase across many ring laps, a full ring, a stopped ring.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sanswitch_driver::{Device, DmaBuf, Error, Transport};
-use sanswitch_model::blocks::hostif::{HostIf, HostIfIn};
+use sanswitch_model::blocks::hostif_bench::HostIfBench;
 use sanswitch_model::host::{Command, Completion, Opcode};
 use sanswitch_model::params::EngineParams;
-use sanswitch_model::ports::CycleModel;
-use sanswitch_model::regs::{self, HostParams, RegError};
+use sanswitch_model::regs::{self, RegError};
 
-/// The host interface model, host memory, and an engine that answers every command with a
-/// successful completion of `len` bytes. Backpressure at random on the memory and engine
-/// sides.
+/// The host interface's model bench (host memory, a stand-in engine that completes every
+/// command, backpressure) as a transport; `forge` makes chosen registers read wrong.
 struct ModelLoop {
-    h: HostIf,
-    rng: ChaCha8Rng,
-    stall: f64,
-    mem: HashMap<u64, u8>,
+    b: HostIfBench,
     next_dma: u64,
-    reads: VecDeque<(u64, u32)>,
-    owed: VecDeque<(u64, Completion)>,
-    took: Vec<Command>,
-    cycle: u64,
-    /// Register offsets that answer wrong (to test refusals): offset -> value.
     forge: HashMap<u32, u32>,
 }
 
 impl ModelLoop {
     fn new(seed: u64, stall: f64) -> Self {
-        ModelLoop {
-            h: HostIf::new(&EngineParams::default(), &HostParams::default()),
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            stall,
-            mem: HashMap::new(),
-            next_dma: 0x4_0000_0000,
-            reads: VecDeque::new(),
-            owed: VecDeque::new(),
-            took: Vec::new(),
-            cycle: 0,
-            forge: HashMap::new(),
-        }
-    }
-
-    fn go(&mut self) -> bool {
-        !self.rng.gen_bool(self.stall)
-    }
-
-    fn step(&mut self, axil: impl Fn(&mut HostIfIn)) -> sanswitch_model::blocks::hostif::HostIfOut {
-        let mut i = HostIfIn::default();
-        axil(&mut i);
-        i.m_axis_fetch_tready = self.go();
-        if let Some(&(addr, _)) = self.reads.front() {
-            if self.go() {
-                i.s_axis_fetch_tvalid = true;
-                let b: [u8; 8] =
-                    std::array::from_fn(|k| self.mem.get(&(addr + k as u64)).copied().unwrap_or(0));
-                i.s_axis_fetch_tdata = u64::from_le_bytes(b);
-            }
-        }
-        i.m_axis_cqwr_tready = self.go();
-        i.m_axis_cmd_tready = self.go();
-        if let Some(&(at, c)) = self.owed.front() {
-            if at <= self.cycle && self.go() {
-                i.s_axis_cpl_tvalid = true;
-                i.s_axis_cpl_tag = c.tag;
-                i.s_axis_cpl_bytes = c.bytes;
-                i.s_axis_cpl_conn = c.conn;
-                i.s_axis_cpl_opcode = c.opcode;
-            }
-        }
-        let o = self.h.outputs(&i);
-        self.h.clock(&i);
-        if o.m_axis_fetch_tvalid && i.m_axis_fetch_tready {
-            self.reads.push_back((o.m_axis_fetch_addr, o.m_axis_fetch_len / 8));
-        }
-        if i.s_axis_fetch_tvalid && o.s_axis_fetch_tready {
-            let (a, left) = self.reads.pop_front().unwrap();
-            if left > 1 {
-                self.reads.push_front((a + 8, left - 1));
-            }
-        }
-        if o.m_axis_cqwr_tvalid && i.m_axis_cqwr_tready {
-            for (k, b) in o.m_axis_cqwr_tdata.to_le_bytes().iter().enumerate() {
-                self.mem.insert(o.m_axis_cqwr_addr + k as u64, *b);
-            }
-        }
-        if o.m_axis_cmd_tvalid && i.m_axis_cmd_tready {
-            let c = Command {
-                opcode: o.m_axis_cmd_opcode,
-                flags: 0,
-                conn: o.m_axis_cmd_conn,
-                tag: o.m_axis_cmd_tag,
-                addr: o.m_axis_cmd_addr,
-                len: o.m_axis_cmd_len,
-                aux: o.m_axis_cmd_aux,
-            };
-            self.took.push(c);
-            let at = self.cycle + self.rng.gen_range(0..40);
-            self.owed.push_back((at, Completion::of(&c, Ok(c.len))));
-        }
-        if i.s_axis_cpl_tvalid && o.s_axis_cpl_tready {
-            self.owed.pop_front();
-        }
-        self.cycle += 1;
-        o
+        let mut b = HostIfBench::new(seed, stall);
+        b.max_delay = 40;
+        ModelLoop { b, next_dma: 0x4_0000_0000, forge: HashMap::new() }
     }
 }
 
@@ -117,45 +34,19 @@ impl Transport for ModelLoop {
         if let Some(v) = self.forge.get(&offset) {
             return Ok(*v);
         }
-        let mut sent = false;
-        for _ in 0..1000 {
-            let o = self.step(|i| {
-                i.s_axil_arvalid = !sent;
-                i.s_axil_araddr = offset as u16;
-                i.s_axil_rready = true;
-            });
-            if !sent && o.s_axil_arready {
-                sent = true;
-            } else if sent && o.s_axil_rvalid {
-                return match o.s_axil_rresp {
-                    0 => Ok(o.s_axil_rdata),
-                    r => Err(Error::Register { offset, what: format!("read answered {r}") }),
-                };
-            }
+        match self.b.try_read(offset) {
+            Some((v, 0)) => Ok(v),
+            Some((_, r)) => Err(Error::Register { offset, what: format!("read answered {r}") }),
+            None => Err(Error::Register { offset, what: "no answer".into() }),
         }
-        Err(Error::Register { offset, what: "no answer".into() })
     }
 
     fn write32(&mut self, offset: u32, value: u32) -> Result<(), Error> {
-        let mut sent = false;
-        for _ in 0..1000 {
-            let o = self.step(|i| {
-                i.s_axil_awvalid = !sent;
-                i.s_axil_wvalid = !sent;
-                i.s_axil_awaddr = offset as u16;
-                i.s_axil_wdata = value;
-                i.s_axil_bready = true;
-            });
-            if !sent && o.s_axil_awready {
-                sent = true;
-            } else if sent && o.s_axil_bvalid {
-                return match o.s_axil_bresp {
-                    0 => Ok(()),
-                    r => Err(Error::Register { offset, what: format!("write answered {r}") }),
-                };
-            }
+        match self.b.try_write(offset, value) {
+            Some(0) => Ok(()),
+            Some(r) => Err(Error::Register { offset, what: format!("write answered {r}") }),
+            None => Err(Error::Register { offset, what: "no answer".into() }),
         }
-        Err(Error::Register { offset, what: "no answer".into() })
     }
 
     fn dma_alloc(&mut self, len: usize, align: usize) -> Result<DmaBuf, Error> {
@@ -168,7 +59,7 @@ impl Transport for ModelLoop {
     fn dma_write(&mut self, buf: &DmaBuf, offset: usize, data: &[u8]) -> Result<(), Error> {
         assert!(offset + data.len() <= buf.len, "a write inside the buffer");
         for (k, b) in data.iter().enumerate() {
-            self.mem.insert(buf.bus + (offset + k) as u64, *b);
+            self.b.mem.insert(buf.bus + (offset + k) as u64, *b);
         }
         Ok(())
     }
@@ -176,7 +67,7 @@ impl Transport for ModelLoop {
     fn dma_read(&mut self, buf: &DmaBuf, offset: usize, out: &mut [u8]) -> Result<(), Error> {
         assert!(offset + out.len() <= buf.len, "a read inside the buffer");
         for (k, b) in out.iter_mut().enumerate() {
-            *b = self.mem.get(&(buf.bus + (offset + k) as u64)).copied().unwrap_or(0);
+            *b = self.b.mem.get(&(buf.bus + (offset + k) as u64)).copied().unwrap_or(0);
         }
         Ok(())
     }
@@ -184,7 +75,7 @@ impl Transport for ModelLoop {
     fn barrier(&mut self) {}
 
     fn wait(&mut self) {
-        self.step(|_| {});
+        self.b.idle(1);
     }
 }
 

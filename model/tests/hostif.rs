@@ -4,184 +4,25 @@
 //! completion lands once in its slot with the right phase, and bad input is refused and
 //! counted without losing anything.
 
-use std::collections::{HashMap, VecDeque};
-
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use sanswitch_model::blocks::hostif::{self, HostIf, HostIfIn, HostIfOut, cnt};
+use rand::Rng;
+use sanswitch_model::blocks::hostif::{self, cnt};
+use sanswitch_model::blocks::hostif_bench::HostIfBench;
 use sanswitch_model::host::{COMMAND_BYTES, COMPLETION_BYTES, Command, Completion, Opcode};
 use sanswitch_model::params::EngineParams;
-use sanswitch_model::ports::CycleModel;
 use sanswitch_model::regs::{self, HostParams, qp};
 
 const SQ_BASE: u64 = 0x1_0000_1000;
 const CQ_BASE: u64 = 0x2_0000_0000;
 
-struct Bench {
-    h: HostIf,
-    rng: ChaCha8Rng,
-    /// Probability that a ready or valid the block sees is low in a cycle.
-    stall: f64,
-    mem: HashMap<u64, u8>,
-    /// Read requests taken, beats owed: (address of the next beat, beats left).
-    reads: VecDeque<(u64, u32)>,
-    /// Commands the engine took, and the completions it owes (after a delay).
-    took: Vec<Command>,
-    owed: VecDeque<(u64, Completion)>,
-    /// Completion-ring writes seen, by address.
-    cq_writes: Vec<(u64, u64, bool)>,
-    events: u32,
-    cycle: u64,
-    qp: u32,
-    cnt_data: u32,
+type Bench = HostIfBench;
+
+trait Rings {
+    fn setup(&mut self, sq_log2: u32, cq_log2: u32);
+    fn put_entry(&mut self, log2: u32, index: u32, bytes: &[u8; COMMAND_BYTES]);
+    fn cq_entry(&self, log2: u32, index: u32) -> [u8; COMPLETION_BYTES];
 }
 
-impl Bench {
-    fn new(seed: u64, stall: f64) -> Self {
-        let h = HostParams::default();
-        Bench {
-            h: HostIf::new(&EngineParams::default(), &h),
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            stall,
-            mem: HashMap::new(),
-            reads: VecDeque::new(),
-            took: Vec::new(),
-            owed: VecDeque::new(),
-            cq_writes: Vec::new(),
-            events: 0,
-            cycle: 0,
-            qp: regs::layout(&h)[2].0,
-            cnt_data: 0,
-        }
-    }
-
-    fn go(&mut self) -> bool {
-        self.stall == 0.0 || !self.rng.gen_bool(self.stall)
-    }
-
-    /// One cycle with `axil` register inputs; returns the outputs shown.
-    fn step(&mut self, axil: impl Fn(&mut HostIfIn)) -> HostIfOut {
-        let mut i = HostIfIn { cnt_rd_data: self.cnt_data, ..HostIfIn::default() };
-        axil(&mut i);
-        i.m_axis_fetch_tready = self.go();
-        if let Some(&(addr, _)) = self.reads.front() {
-            if self.go() {
-                i.s_axis_fetch_tvalid = true;
-                let mut b = [0u8; 8];
-                for (k, x) in b.iter_mut().enumerate() {
-                    *x = self.mem.get(&(addr + k as u64)).copied().unwrap_or(0);
-                }
-                i.s_axis_fetch_tdata = u64::from_le_bytes(b);
-            }
-        }
-        i.m_axis_cqwr_tready = self.go();
-        i.m_axis_cmd_tready = self.go();
-        if let Some(&(at, c)) = self.owed.front() {
-            if at <= self.cycle && self.go() {
-                i.s_axis_cpl_tvalid = true;
-                i.s_axis_cpl_tag = c.tag;
-                i.s_axis_cpl_bytes = c.bytes;
-                i.s_axis_cpl_conn = c.conn;
-                i.s_axis_cpl_status = c.status;
-                i.s_axis_cpl_opcode = c.opcode;
-                i.s_axis_cpl_urgent = c.urgent;
-                i.s_axis_cpl_eof = c.eof;
-            }
-        }
-        let o = self.h.outputs(&i);
-        self.h.clock(&i);
-        // The world's side of each handshake.
-        if o.m_axis_fetch_tvalid && i.m_axis_fetch_tready {
-            assert_eq!(o.m_axis_fetch_len % COMMAND_BYTES as u32, 0);
-            self.reads.push_back((o.m_axis_fetch_addr, o.m_axis_fetch_len / 8));
-        }
-        if i.s_axis_fetch_tvalid && o.s_axis_fetch_tready {
-            let (addr, left) = self.reads.pop_front().unwrap();
-            if left > 1 {
-                self.reads.push_front((addr + 8, left - 1));
-            }
-        }
-        if o.m_axis_cqwr_tvalid && i.m_axis_cqwr_tready {
-            assert_eq!(o.m_axis_cqwr_tkeep, 0xFF);
-            for (k, b) in o.m_axis_cqwr_tdata.to_le_bytes().iter().enumerate() {
-                self.mem.insert(o.m_axis_cqwr_addr + k as u64, *b);
-            }
-            self.cq_writes.push((o.m_axis_cqwr_addr, o.m_axis_cqwr_tdata, o.m_axis_cqwr_tlast));
-        }
-        if o.m_axis_cmd_tvalid && i.m_axis_cmd_tready {
-            let c = Command {
-                opcode: o.m_axis_cmd_opcode,
-                flags: 0,
-                conn: o.m_axis_cmd_conn,
-                tag: o.m_axis_cmd_tag,
-                addr: o.m_axis_cmd_addr,
-                len: o.m_axis_cmd_len,
-                aux: o.m_axis_cmd_aux,
-            };
-            self.took.push(c);
-            let delay = self.rng.gen_range(0..20);
-            self.owed.push_back((self.cycle + delay, Completion::of(&c, Ok(c.len))));
-        }
-        if i.s_axis_cpl_tvalid && o.s_axis_cpl_tready {
-            self.owed.pop_front();
-        }
-        if o.cq_event {
-            self.events += 1;
-        }
-        // The engine's counter port: registered, one cycle.
-        self.cnt_data = 0xC000_0000 | u32::from(o.cnt_rd_index);
-        self.cycle += 1;
-        o
-    }
-
-    /// A register write over AXI4-Lite; returns the response.
-    fn write(&mut self, off: u32, v: u32) -> u8 {
-        let mut sent = false;
-        for _ in 0..100 {
-            let o = self.step(|i| {
-                if !sent {
-                    i.s_axil_awvalid = true;
-                    i.s_axil_awaddr = off as u16;
-                    i.s_axil_wvalid = true;
-                    i.s_axil_wdata = v;
-                }
-                i.s_axil_bready = true;
-            });
-            if o.s_axil_awready {
-                assert!(o.s_axil_wready, "address and data are taken together");
-                sent = true;
-            } else if sent && o.s_axil_bvalid {
-                return o.s_axil_bresp;
-            }
-        }
-        panic!("no write response for {off:#x}");
-    }
-
-    fn read(&mut self, off: u32) -> (u32, u8) {
-        let mut sent = false;
-        for _ in 0..100 {
-            let o = self.step(|i| {
-                if !sent {
-                    i.s_axil_arvalid = true;
-                    i.s_axil_araddr = off as u16;
-                }
-                i.s_axil_rready = true;
-            });
-            if !sent && o.s_axil_arready {
-                sent = true;
-            } else if sent && o.s_axil_rvalid {
-                return (o.s_axil_rdata, o.s_axil_rresp);
-            }
-        }
-        panic!("no read response for {off:#x}");
-    }
-
-    fn idle(&mut self, n: usize) {
-        for _ in 0..n {
-            self.step(|_| {});
-        }
-    }
-
+impl Rings for HostIfBench {
     fn setup(&mut self, sq_log2: u32, cq_log2: u32) {
         let q = self.qp;
         for (r, v) in [

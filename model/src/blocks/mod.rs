@@ -3,6 +3,7 @@
 
 pub mod engine;
 pub mod hostif;
+pub mod hostif_bench;
 pub mod hostif_stimulus;
 pub mod parser;
 pub mod parser_stimulus;

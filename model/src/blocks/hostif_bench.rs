@@ -1,0 +1,200 @@
+//! A bench for the host interface's cycle model: host memory (sparse bytes) answering its
+//! fetches and taking its completion-ring writes, a stand-in engine that takes every command
+//! and completes it successfully (`len` bytes) after a random delay, register accesses over
+//! AXI4-Lite, and random backpressure on every port the block sees. Used by the model's own
+//! tests and by the driver's (as a transport), so both exercise the same block the same way.
+//! The stand-in engine is not the engine: it tests rings and registers, not the protocol.
+
+use std::collections::{HashMap, VecDeque};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::hostif::{HostIf, HostIfIn, HostIfOut};
+use crate::host::{COMMAND_BYTES, Command, Completion};
+use crate::params::EngineParams;
+use crate::ports::CycleModel;
+use crate::regs::{self, HostParams};
+
+/// The bench.
+pub struct HostIfBench {
+    pub h: HostIf,
+    pub rng: ChaCha8Rng,
+    /// Probability that a ready or valid the block sees is low in a cycle.
+    pub stall: f64,
+    pub mem: HashMap<u64, u8>,
+    /// Read requests taken, beats owed: (address of the next beat, beats left).
+    pub reads: VecDeque<(u64, u32)>,
+    /// Commands the engine took, and the completions it owes (after a delay).
+    pub took: Vec<Command>,
+    pub owed: VecDeque<(u64, Completion)>,
+    /// Completion-ring writes seen, by address.
+    pub cq_writes: Vec<(u64, u64, bool)>,
+    pub events: u32,
+    pub cycle: u64,
+    pub qp: u32,
+    pub cnt_data: u32,
+    /// The stand-in engine completes a command up to this many cycles after taking it.
+    pub max_delay: u64,
+}
+
+impl HostIfBench {
+    pub fn new(seed: u64, stall: f64) -> Self {
+        let h = HostParams::default();
+        HostIfBench {
+            h: HostIf::new(&EngineParams::default(), &h),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            stall,
+            mem: HashMap::new(),
+            reads: VecDeque::new(),
+            took: Vec::new(),
+            owed: VecDeque::new(),
+            cq_writes: Vec::new(),
+            events: 0,
+            cycle: 0,
+            qp: regs::layout(&h)[2].0,
+            cnt_data: 0,
+            max_delay: 20,
+        }
+    }
+
+    pub fn go(&mut self) -> bool {
+        self.stall == 0.0 || !self.rng.gen_bool(self.stall)
+    }
+
+    /// One cycle with `axil` register inputs; returns the outputs shown.
+    pub fn step(&mut self, axil: impl Fn(&mut HostIfIn)) -> HostIfOut {
+        let mut i = HostIfIn { cnt_rd_data: self.cnt_data, ..HostIfIn::default() };
+        axil(&mut i);
+        i.m_axis_fetch_tready = self.go();
+        if let Some(&(addr, _)) = self.reads.front() {
+            if self.go() {
+                i.s_axis_fetch_tvalid = true;
+                let mut b = [0u8; 8];
+                for (k, x) in b.iter_mut().enumerate() {
+                    *x = self.mem.get(&(addr + k as u64)).copied().unwrap_or(0);
+                }
+                i.s_axis_fetch_tdata = u64::from_le_bytes(b);
+            }
+        }
+        i.m_axis_cqwr_tready = self.go();
+        i.m_axis_cmd_tready = self.go();
+        if let Some(&(at, c)) = self.owed.front() {
+            if at <= self.cycle && self.go() {
+                i.s_axis_cpl_tvalid = true;
+                i.s_axis_cpl_tag = c.tag;
+                i.s_axis_cpl_bytes = c.bytes;
+                i.s_axis_cpl_conn = c.conn;
+                i.s_axis_cpl_status = c.status;
+                i.s_axis_cpl_opcode = c.opcode;
+                i.s_axis_cpl_urgent = c.urgent;
+                i.s_axis_cpl_eof = c.eof;
+            }
+        }
+        let o = self.h.outputs(&i);
+        self.h.clock(&i);
+        // The world's side of each handshake.
+        if o.m_axis_fetch_tvalid && i.m_axis_fetch_tready {
+            assert_eq!(o.m_axis_fetch_len % COMMAND_BYTES as u32, 0);
+            self.reads.push_back((o.m_axis_fetch_addr, o.m_axis_fetch_len / 8));
+        }
+        if i.s_axis_fetch_tvalid && o.s_axis_fetch_tready {
+            let (addr, left) = self.reads.pop_front().unwrap();
+            if left > 1 {
+                self.reads.push_front((addr + 8, left - 1));
+            }
+        }
+        if o.m_axis_cqwr_tvalid && i.m_axis_cqwr_tready {
+            assert_eq!(o.m_axis_cqwr_tkeep, 0xFF);
+            for (k, b) in o.m_axis_cqwr_tdata.to_le_bytes().iter().enumerate() {
+                self.mem.insert(o.m_axis_cqwr_addr + k as u64, *b);
+            }
+            self.cq_writes.push((o.m_axis_cqwr_addr, o.m_axis_cqwr_tdata, o.m_axis_cqwr_tlast));
+        }
+        if o.m_axis_cmd_tvalid && i.m_axis_cmd_tready {
+            let c = Command {
+                opcode: o.m_axis_cmd_opcode,
+                flags: 0,
+                conn: o.m_axis_cmd_conn,
+                tag: o.m_axis_cmd_tag,
+                addr: o.m_axis_cmd_addr,
+                len: o.m_axis_cmd_len,
+                aux: o.m_axis_cmd_aux,
+            };
+            self.took.push(c);
+            let delay = self.rng.gen_range(0..self.max_delay);
+            self.owed.push_back((self.cycle + delay, Completion::of(&c, Ok(c.len))));
+        }
+        if i.s_axis_cpl_tvalid && o.s_axis_cpl_tready {
+            self.owed.pop_front();
+        }
+        if o.cq_event {
+            self.events += 1;
+        }
+        // The engine's counter port: registered, one cycle.
+        self.cnt_data = 0xC000_0000 | u32::from(o.cnt_rd_index);
+        self.cycle += 1;
+        o
+    }
+
+    /// A register write over AXI4-Lite; its response, or `None` when none came in 100
+    /// cycles.
+    pub fn try_write(&mut self, off: u32, v: u32) -> Option<u8> {
+        let mut sent = false;
+        for _ in 0..100 {
+            let o = self.step(|i| {
+                if !sent {
+                    i.s_axil_awvalid = true;
+                    i.s_axil_awaddr = off as u16;
+                    i.s_axil_wvalid = true;
+                    i.s_axil_wdata = v;
+                }
+                i.s_axil_bready = true;
+            });
+            if o.s_axil_awready {
+                assert!(o.s_axil_wready, "address and data are taken together");
+                sent = true;
+            } else if sent && o.s_axil_bvalid {
+                return Some(o.s_axil_bresp);
+            }
+        }
+        None
+    }
+
+    /// A register write that must be answered; its response.
+    pub fn write(&mut self, off: u32, v: u32) -> u8 {
+        self.try_write(off, v).unwrap_or_else(|| panic!("no write response for {off:#x}"))
+    }
+
+    /// A register read over AXI4-Lite: data and response, or `None` when no answer came
+    /// in 100 cycles.
+    pub fn try_read(&mut self, off: u32) -> Option<(u32, u8)> {
+        let mut sent = false;
+        for _ in 0..100 {
+            let o = self.step(|i| {
+                if !sent {
+                    i.s_axil_arvalid = true;
+                    i.s_axil_araddr = off as u16;
+                }
+                i.s_axil_rready = true;
+            });
+            if !sent && o.s_axil_arready {
+                sent = true;
+            } else if sent && o.s_axil_rvalid {
+                return Some((o.s_axil_rdata, o.s_axil_rresp));
+            }
+        }
+        None
+    }
+
+    /// A register read that must be answered.
+    pub fn read(&mut self, off: u32) -> (u32, u8) {
+        self.try_read(off).unwrap_or_else(|| panic!("no read response for {off:#x}"))
+    }
+
+    pub fn idle(&mut self, n: usize) {
+        for _ in 0..n {
+            self.step(|_| {});
+        }
+    }
+}
