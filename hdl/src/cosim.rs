@@ -200,6 +200,11 @@ mod tests {
                 BlockName::Pool => b.params.pool.validate(),
                 BlockName::Sequencer => b.params.sequencer.validate(),
                 BlockName::Engine => b.params.engine.validate(),
+                BlockName::HostIf => b
+                    .params
+                    .engine
+                    .validate()
+                    .and_then(|()| sanswitch_model::regs::HostParams::default().validate()),
             }
             .unwrap();
         }
