@@ -291,8 +291,8 @@ fn drive<E: CycleModel<In = EngineIn, Out = EngineOut>>(
     let s = run_on(w, pair, progress, &mut |_, _, _| {});
     r.cycles = pair.cycle;
     r.san_beats = pair.san_beats;
-    r.rdma_requests = pair.rdma_requests;
-    r.rdma_bytes = pair.rdma_bytes;
+    r.rdma_requests = pair.fabric.rdma_requests;
+    r.rdma_bytes = pair.fabric.rdma_bytes;
     for n in 0..2 {
         r.host_reads[n] = pair.host_memory(n).reads;
         r.host_writes[n] = pair.host_memory(n).writes;

@@ -30,4 +30,15 @@ pub enum Error {
     /// A completion entry did not decode.
     #[error("completion entry {index}: {err}")]
     Entry { index: u32, err: EntryError },
+    /// The device did something the protocol does not allow (a completion nobody asked for).
+    #[error("protocol: {0}")]
+    Protocol(String),
+    /// A blocking call waited this many times with no completion.
+    #[error("no completion after {0} waits")]
+    TimedOut(u64),
 }
+
+/// A Winsock status carried in an `std::io::Error` (its `get_ref` / `into_inner`).
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+#[error("{} ({})", .0.name(), .0.code())]
+pub struct WsaStatus(pub sanswitch_model::status::WsaError);

@@ -8,12 +8,18 @@
 //! does not answer, a completion entry that does not decode are typed errors ([`Error`]),
 //! never a panic.
 
+pub mod conn;
 pub mod device;
 pub mod error;
+pub mod loopback;
+pub mod pair;
 pub mod ring;
+pub mod socket;
 pub mod transport;
 
+pub use conn::Connection;
 pub use device::{Device, DeviceInfo};
-pub use error::Error;
+pub use error::{Error, WsaStatus};
 pub use ring::QueuePair;
+pub use socket::{Endpoint, EndpointStats, SocketConfig};
 pub use transport::{DmaBuf, Transport};

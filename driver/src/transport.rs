@@ -18,6 +18,8 @@ pub trait Transport {
     fn write32(&mut self, offset: u32, value: u32) -> Result<(), Error>;
     /// `len` bytes of zeroed DMA memory aligned to `align` bytes (a power of two).
     fn dma_alloc(&mut self, len: usize, align: usize) -> Result<DmaBuf, Error>;
+    /// Gives DMA memory back; the device must not touch it any more.
+    fn dma_free(&mut self, buf: &DmaBuf) -> Result<(), Error>;
     /// Copies into and out of DMA memory (`offset` inside `buf`).
     fn dma_write(&mut self, buf: &DmaBuf, offset: usize, data: &[u8]) -> Result<(), Error>;
     fn dma_read(&mut self, buf: &DmaBuf, offset: usize, out: &mut [u8]) -> Result<(), Error>;
@@ -27,5 +29,9 @@ pub trait Transport {
     /// The driver is waiting for the device: a simulation lets time pass, hardware spins.
     fn wait(&mut self) {
         std::hint::spin_loop();
+    }
+    /// The device's clock cycles so far, where the transport can tell (a simulation).
+    fn now_cycles(&self) -> Option<u64> {
+        None
     }
 }

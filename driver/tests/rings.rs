@@ -56,6 +56,10 @@ impl Transport for ModelLoop {
         Ok(DmaBuf { bus, len })
     }
 
+    fn dma_free(&mut self, _buf: &DmaBuf) -> Result<(), Error> {
+        Ok(())
+    }
+
     fn dma_write(&mut self, buf: &DmaBuf, offset: usize, data: &[u8]) -> Result<(), Error> {
         assert!(offset + data.len() <= buf.len, "a write inside the buffer");
         for (k, b) in data.iter().enumerate() {

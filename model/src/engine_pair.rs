@@ -32,7 +32,7 @@
 //!   granted requests fail as the transport would.
 //! - Random backpressure (`PairConfig::stall`) on every host and SAN ready the engine sees.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -41,8 +41,10 @@ use crate::blocks::engine::{Beat, EngineIn, EngineModel, EngineOut};
 use crate::endpoint::{Action, Config, Event, Received, ReqId, Stats};
 use crate::fabric::{AbortAt, AppOutput};
 use crate::host::{Completion, Opcode};
+pub use crate::host_mem::{HostMem, HostPort};
 use crate::params::EngineParams;
 use crate::ports::CycleModel;
+use crate::san_fabric::SanFabric;
 use crate::status::WsaError;
 use crate::workload::Backend;
 
@@ -105,66 +107,6 @@ impl Default for PairConfig {
     }
 }
 
-/// Host memory: sparse pages, and the regions the engine may touch.
-#[derive(Clone, Debug, Default)]
-pub struct HostMem {
-    pages: HashMap<u64, Box<[u8; 4096]>>,
-    /// Lent regions: start -> (end, writable).
-    lent: BTreeMap<u64, (u64, bool)>,
-    pub reads: u64,
-    pub writes: u64,
-    pub violations: Vec<String>,
-}
-
-impl HostMem {
-    pub fn write(&mut self, addr: u64, data: &[u8]) {
-        for (k, b) in data.iter().enumerate() {
-            let a = addr + k as u64;
-            self.pages.entry(a >> 12).or_insert_with(|| Box::new([0; 4096]))[(a & 4095) as usize] =
-                *b;
-        }
-    }
-
-    pub fn read(&self, addr: u64, len: usize) -> Vec<u8> {
-        (0..len as u64)
-            .map(|k| {
-                let a = addr + k;
-                self.pages.get(&(a >> 12)).map_or(0, |p| p[(a & 4095) as usize])
-            })
-            .collect()
-    }
-
-    fn lend(&mut self, addr: u64, len: u64, writable: bool) {
-        self.lent.insert(addr, (addr + len, writable));
-    }
-
-    fn take_back(&mut self, addr: u64) {
-        if let Some((end, _)) = self.lent.remove(&addr) {
-            for p in addr >> 12..=end.saturating_sub(1) >> 12 {
-                self.pages.remove(&p);
-            }
-        }
-    }
-
-    /// Whether `[addr, addr + len)` lies in one lent region (writable, for a write).
-    fn allowed(&self, addr: u64, len: u64, write: bool) -> bool {
-        self.lent
-            .range(..=addr)
-            .next_back()
-            .is_some_and(|(_, &(end, w))| addr + len <= end && (w || !write))
-    }
-
-    fn check(&mut self, node: usize, addr: u64, len: u64, write: bool) {
-        if !self.allowed(addr, len, write) && self.violations.len() < 16 {
-            let what = if write { "write" } else { "read" };
-            self.violations.push(format!(
-                "node {node}: host memory {what} of {len} bytes at {addr:#x} outside what the \
-                 host lent"
-            ));
-        }
-    }
-}
-
 /// A command entry (its tag is set when submitted).
 fn cmd(op: Opcode, conn: usize, addr: u64, len: u32, aux: u64) -> crate::host::Command {
     crate::host::Command { opcode: op.code(), flags: 0, conn: conn as u16, tag: 0, addr, len, aux }
@@ -201,14 +143,6 @@ enum Pending {
     },
 }
 
-#[derive(Clone, Copy, Debug)]
-struct ReadJob {
-    addr: u64,
-    len: u32,
-    beat: u32,
-    ready_at: u64,
-}
-
 struct Node<E> {
     eng: E,
     mem: HostMem,
@@ -219,37 +153,8 @@ struct Node<E> {
     accepted: HashMap<u32, u64>,
     next_tag: u32,
     next_addr: u64,
-    reads: VecDeque<ReadJob>,
-    /// Beat index within the current write burst.
-    wr_beat: u64,
-}
-
-/// An RDMA request on the SAN, from the initiator's `m_axis_rq_*`.
-#[derive(Clone, Debug)]
-struct Rdma {
-    /// Arrival at the target.
-    at: u64,
-    tag: u16,
-    write: bool,
-    conn: u8,
-    raddr: u64,
-    rkey: u32,
-    laddr: u64,
-    len: u32,
-    /// A write's bytes, read from the initiator's memory as the request left.
-    data: Vec<u8>,
-    /// Made up by the SAN: its answer goes nowhere.
-    junk: bool,
-}
-
-/// An RDMA response on its way back to the initiator.
-#[derive(Clone, Debug)]
-struct RdmaRsp {
-    at: u64,
-    tag: u16,
-    status: u8,
-    /// A read's bytes and where the initiator placed them.
-    place: Option<(u64, Vec<u8>)>,
+    /// The host-memory port's reads in flight and write burst.
+    port: HostPort,
 }
 
 /// A handshake on one of an engine's ports, as the pair saw it (`EnginePair::trace`).
@@ -266,9 +171,8 @@ pub struct PortEvent {
 pub struct EnginePair<E> {
     cfg: PairConfig,
     nodes: [Node<E>; 2],
-    /// What is on the wire toward node `n`: arrival cycle, connection, and a beat (or `None`:
-    /// the connection went down, told in order after every beat sent before).
-    san: [VecDeque<(u64, u8, Option<Beat>)>; 2],
+    /// The SAN between the engines (messages and RDMA).
+    pub fabric: SanFabric,
     rng: ChaCha8Rng,
     pub cycle: u64,
     idle_cycles: u64,
@@ -305,22 +209,6 @@ pub struct EnginePair<E> {
     pub worst_abort_cycles: u64,
     /// What took that long.
     pub worst_abort: String,
-    /// RDMA requests toward node `n` (it is their target), before and after its check port
-    /// took them; responses toward node `n` (it issued them).
-    rq_san: [VecDeque<Rdma>; 2],
-    checking: [VecDeque<Rdma>; 2],
-    rs_san: [VecDeque<RdmaRsp>; 2],
-    /// RDMA data leaving node `n` (a read's data from its target, a write's from its
-    /// initiator) goes on a lane of one beat per cycle, free again from this cycle.
-    rdma_lane_free: [u64; 2],
-    /// RDMA requests each engine issued, the bytes RDMA moved into each node's memory, and
-    /// requests denied by the target's checks or failed by the SAN.
-    pub rdma_requests: [u64; 2],
-    pub rdma_bytes: [u64; 2],
-    pub rdma_denied: u64,
-    pub rdma_failed: u64,
-    /// RDMA requests the SAN made up (`PairConfig::junk_rdma`).
-    pub rdma_junk: u64,
     /// Whether each node's engine can RDMA-read (for the send paths counted; the engines'
     /// parameters say it to the engines).
     pub rdma_read: [bool; 2],
@@ -413,13 +301,12 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             accepted: HashMap::new(),
             next_tag: 1,
             next_addr: 0x1_0000_0000 * (n + 1),
-            reads: VecDeque::new(),
-            wr_beat: 0,
+            port: HostPort::default(),
         };
         EnginePair {
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             nodes: [node(e0, 0), node(e1, 1)],
-            san: [VecDeque::new(), VecDeque::new()],
+            fabric: SanFabric::new(cfg.san_latency),
             cycle: 0,
             idle_cycles: 0,
             outputs: Vec::new(),
@@ -440,15 +327,6 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             abort_start: HashMap::new(),
             worst_abort_cycles: 0,
             worst_abort: String::new(),
-            rq_san: Default::default(),
-            checking: Default::default(),
-            rs_san: Default::default(),
-            rdma_lane_free: [0; 2],
-            rdma_requests: [0; 2],
-            rdma_bytes: [0; 2],
-            rdma_denied: 0,
-            rdma_failed: 0,
-            rdma_junk: 0,
             rdma_read: [cfg.params.rdma_read; 2],
             trace: None,
             rx_first: [true; 2],
@@ -493,13 +371,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
 
     /// Requests outstanding, or beats still on the wire.
     pub fn busy(&self) -> bool {
-        self.nodes.iter().any(|n| !n.pending.is_empty() || !n.cmds.is_empty())
-            || self.san.iter().any(|s| !s.is_empty())
-            || (0..2).any(|n| {
-                !self.rq_san[n].is_empty()
-                    || !self.checking[n].is_empty()
-                    || !self.rs_san[n].is_empty()
-            })
+        self.nodes.iter().any(|n| !n.pending.is_empty() || !n.cmds.is_empty()) || self.fabric.busy()
     }
 
     fn ready(&mut self) -> bool {
@@ -519,14 +391,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             n.pending.clear();
             n.submitted.clear();
             n.accepted.clear();
-            n.reads.clear();
-            n.wr_beat = 0;
+            n.port = HostPort::default();
         }
-        self.san = [VecDeque::new(), VecDeque::new()];
-        self.rq_san = Default::default();
-        self.checking = Default::default();
-        self.rs_san = Default::default();
-        self.rdma_lane_free = [0; 2];
+        self.fabric.clear();
         self.rx_first = [true; 2];
         self.rd_beat = [0; 2];
         self.tx_first = [true; 2];
@@ -582,27 +449,8 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             }
             if self.cfg.junk_rdma > 0.0 && self.rng.gen_bool(self.cfg.junk_rdma) {
                 let conns = self.cfg.params.connections as u32;
-                let r = Rdma {
-                    at: self.cycle,
-                    tag: self.rng.r#gen(),
-                    write: self.rng.gen_bool(0.5),
-                    conn: self.rng.gen_range(0..conns + 2).min(255) as u8,
-                    raddr: self.rng.r#gen(),
-                    rkey: self.rng.r#gen(),
-                    laddr: 0,
-                    len: self.rng.gen_range(0..=4096),
-                    data: Vec::new(),
-                    junk: true,
-                };
-                let r = Rdma { data: vec![0; if r.write { r.len as usize } else { 0 }], ..r };
-                self.rdma_junk += 1;
-                self.rq_san[n].push_back(r);
-                if !self.cfg.params.zero_copy() {
-                    // No transfer runs: any response is stale, and must be dropped as such.
-                    let tag = self.rng.r#gen();
-                    let status = self.rng.gen_range(0..8);
-                    self.rs_san[n].push_back(RdmaRsp { at: self.cycle, tag, status, place: None });
-                }
+                let zc = self.cfg.params.zero_copy();
+                self.fabric.junk_rdma(n, self.cycle, &mut self.rng, conns, zc);
             }
             let mut i = EngineIn::default();
             if let Some(c) = self.nodes[n].cmds.front() {
@@ -619,18 +467,13 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             i.m_axis_dmawr_tready = self.ready();
             i.m_axis_tx_tready = self.ready();
             let now = self.cycle;
-            if let Some(r) = self.nodes[n].reads.front().filter(|r| r.ready_at <= now).copied()
+            if let Some(b) = self.nodes[n].port.data_beat(now, &self.nodes[n].mem)
                 && self.ready()
             {
-                let beats = r.len.div_ceil(8);
-                let off = 8 * r.beat as u64;
-                let nb = u64::min(8, r.len as u64 - off) as usize;
-                let bytes = self.nodes[n].mem.read(r.addr + off, nb);
                 i.s_axis_dmard_tvalid = true;
-                i.s_axis_dmard_tdata =
-                    bytes.iter().enumerate().fold(0, |d, (k, b)| d | (*b as u64) << (8 * k));
-                i.s_axis_dmard_tkeep = ((1u16 << nb) - 1) as u8;
-                i.s_axis_dmard_tlast = r.beat + 1 == beats;
+                i.s_axis_dmard_tdata = b.data;
+                i.s_axis_dmard_tkeep = b.keep;
+                i.s_axis_dmard_tlast = b.last;
             }
             i.m_axis_down_tready = self.ready();
             // Walk the counter read port over every block and counter (and past them), so a
@@ -641,33 +484,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             // Temporary-memory failures, when configured: a registration asked for in this
             // cycle fails (the workload's `nomem_rate`, drawn per cycle).
             i.fault_nomem = self.cfg.nomem > 0.0 && self.rng.gen_bool(self.cfg.nomem);
-            if let Some(r) = self.rq_san[n].front().filter(|r| r.at <= now) {
-                i.s_axis_ac_tvalid = true;
-                i.s_axis_ac_conn = r.conn;
-                i.s_axis_ac_key = r.rkey;
-                i.s_axis_ac_write = r.write;
-                i.s_axis_ac_addr = r.raddr;
-                i.s_axis_ac_len = r.len;
-            }
-            if let Some(r) = self.rs_san[n].front().filter(|r| r.at <= now) {
-                i.s_axis_rs_tvalid = true;
-                i.s_axis_rs_tag = r.tag;
-                i.s_axis_rs_status = r.status;
-            }
-            match self.san[n].front() {
-                Some(&(at, conn, Some(b))) if at <= now => {
-                    i.s_axis_rx_tvalid = true;
-                    i.s_axis_rx_tdata = b.data;
-                    i.s_axis_rx_tkeep = b.keep;
-                    i.s_axis_rx_tlast = b.last;
-                    i.s_axis_rx_tuser = conn;
-                }
-                Some(&(at, conn, None)) if at <= now => {
-                    i.s_axis_down_tvalid = true;
-                    i.s_axis_down_conn = conn;
-                }
-                _ => {}
-            }
+            self.fabric.inputs(n, now, &mut i);
             let o = self.nodes[n].eng.outputs(&i);
             if self.trace.is_some() {
                 self.record(n, &i, &o);
@@ -682,32 +499,28 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 moved = true;
             }
             if o.m_axis_dmard_tvalid && i.m_axis_dmard_tready {
-                node.mem.check(n, o.m_axis_dmard_addr, o.m_axis_dmard_len as u64, false);
-                node.mem.reads += 1;
-                node.reads.push_back(ReadJob {
-                    addr: o.m_axis_dmard_addr,
-                    len: o.m_axis_dmard_len,
-                    beat: 0,
-                    ready_at: now + self.cfg.dma_latency,
-                });
+                let lat = self.cfg.dma_latency;
+                node.port.read_request(
+                    n,
+                    now,
+                    lat,
+                    o.m_axis_dmard_addr,
+                    o.m_axis_dmard_len,
+                    &mut node.mem,
+                );
                 moved = true;
             }
             if i.s_axis_dmard_tvalid && o.s_axis_dmard_tready {
-                let r = node.reads.front_mut().expect("a read is answered");
-                r.beat += 1;
-                if i.s_axis_dmard_tlast {
-                    node.reads.pop_front();
-                }
+                node.port.data_taken(i.s_axis_dmard_tlast);
                 moved = true;
             }
             if o.m_axis_dmawr_tvalid && i.m_axis_dmawr_tready {
-                let nb = o.m_axis_dmawr_tkeep.count_ones() as u64;
-                let a = o.m_axis_dmawr_addr + 8 * node.wr_beat;
-                node.mem.check(n, a, nb, true);
-                let bytes = o.m_axis_dmawr_tdata.to_le_bytes();
-                node.mem.write(a, &bytes[..nb as usize]);
-                node.mem.writes += 1;
-                node.wr_beat = if o.m_axis_dmawr_tlast { 0 } else { node.wr_beat + 1 };
+                let b = Beat {
+                    data: o.m_axis_dmawr_tdata,
+                    keep: o.m_axis_dmawr_tkeep,
+                    last: o.m_axis_dmawr_tlast,
+                };
+                node.port.write_beat(n, o.m_axis_dmawr_addr, b, &mut node.mem);
                 moved = true;
             }
             if o.m_axis_tx_tvalid && i.m_axis_tx_tready {
@@ -734,7 +547,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                     self.messages[n] += 1;
                     self.message_sent(o.m_axis_tx_tuser as usize);
                 }
-                self.san[1 - n].push_back((now + self.cfg.san_latency, o.m_axis_tx_tuser, Some(b)));
+                self.fabric.send_beat(n, now, o.m_axis_tx_tuser, b);
                 self.san_beats[n] += 1;
                 moved = true;
             }
@@ -744,11 +557,11 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             if (i.s_axis_rx_tvalid && o.s_axis_rx_tready)
                 || (i.s_axis_down_tvalid && o.s_axis_down_tready)
             {
-                self.san[n].pop_front();
+                self.fabric.take_rx(n);
                 moved = true;
             }
             if o.m_axis_down_tvalid && i.m_axis_down_tready {
-                self.san[1 - n].push_back((now + self.cfg.san_latency, o.m_axis_down_conn, None));
+                self.fabric.send_down(n, now, o.m_axis_down_conn);
                 self.downs += 1;
                 moved = true;
             }
@@ -770,14 +583,6 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         }
         self.cycle += 1;
         moved
-    }
-
-    /// `bytes` of RDMA data leave node `n` on its lane, one beat per cycle after what is
-    /// already on it: the cycle the last beat is out.
-    fn lane(&mut self, n: usize, bytes: usize) -> u64 {
-        let start = self.rdma_lane_free[n].max(self.cycle);
-        self.rdma_lane_free[n] = start + bytes.div_ceil(8) as u64;
-        self.rdma_lane_free[n]
     }
 
     /// Records node `n`'s handshakes of this cycle in the trace.
@@ -819,7 +624,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             self.rd_beat[n] = if i.s_axis_dmard_tlast { 0 } else { self.rd_beat[n] + 1 };
         }
         if o.m_axis_dmawr_tvalid && i.m_axis_dmawr_tready {
-            if self.nodes[n].wr_beat == 0 {
+            if self.nodes[n].port.wr_beat == 0 {
                 ev.push((
                     "m_axis_dmawr",
                     format!("first write beat at {:#x}", o.m_axis_dmawr_addr),
@@ -887,86 +692,11 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         t.extend(ev.into_iter().map(|(port, what)| PortEvent { cycle, node: n, port, what }));
     }
 
-    /// Node `n`'s RDMA handshakes this cycle: a request leaving it, a request taken by its
-    /// check port, a check answered (the SAN acts on it), a response delivered to it.
+    /// Node `n`'s RDMA handshakes this cycle, on the fabric.
     fn rdma(&mut self, n: usize, i: &EngineIn, o: &EngineOut) -> bool {
-        let lat = self.cfg.san_latency;
-        let mut moved = false;
-        if o.m_axis_rq_tvalid && i.m_axis_rq_tready {
-            let (laddr, len) = (o.m_axis_rq_laddr, o.m_axis_rq_len);
-            let data = if o.m_axis_rq_write {
-                let m = &mut self.nodes[n].mem;
-                m.check(n, laddr, len as u64, false);
-                m.read(laddr, len as usize)
-            } else {
-                Vec::new()
-            };
-            self.rdma_requests[n] += 1;
-            // A write's data follows the request on node n's RDMA lane.
-            let sent = self.lane(n, data.len());
-            self.rq_san[1 - n].push_back(Rdma {
-                at: sent + lat,
-                tag: o.m_axis_rq_tag,
-                write: o.m_axis_rq_write,
-                conn: o.m_axis_rq_conn,
-                raddr: o.m_axis_rq_raddr,
-                rkey: o.m_axis_rq_rkey,
-                laddr,
-                len,
-                data,
-                junk: false,
-            });
-            moved = true;
-        }
-        if i.s_axis_ac_tvalid && o.s_axis_ac_tready {
-            let r = self.rq_san[n].pop_front().expect("a check was offered");
-            self.checking[n].push_back(r);
-            moved = true;
-        }
-        if o.m_axis_ck_tvalid && i.m_axis_ck_tready {
-            let Some(r) = self.checking[n].pop_front() else {
-                self.problems.push(format!("node {n}: a check answered that was never asked"));
-                return true;
-            };
-            let fail = o.m_axis_ck_grant
-                && self.cfg.rdma_errors > 0.0
-                && self.rng.gen_bool(self.cfg.rdma_errors);
-            let (status, place) = if !o.m_axis_ck_grant {
-                self.rdma_denied += 1;
-                (o.m_axis_ck_reason, None)
-            } else if fail {
-                self.rdma_failed += 1;
-                (crate::status::fault::TRANSPORT, None)
-            } else {
-                let m = &mut self.nodes[n].mem;
-                m.check(n, r.raddr, r.len as u64, r.write);
-                // Into the target's memory (a write) or the initiator's (a read).
-                self.rdma_bytes[if r.write { n } else { 1 - n }] += r.len as u64;
-                if r.write {
-                    m.write(r.raddr, &r.data);
-                    (0, None)
-                } else {
-                    (0, Some((r.laddr, m.read(r.raddr, r.len as usize))))
-                }
-            };
-            // A read's data travels back with its response on node n's RDMA lane.
-            let sent = self.lane(n, place.as_ref().map_or(0, |(_, d)| d.len()));
-            if !r.junk {
-                let rsp = RdmaRsp { at: sent + lat, tag: r.tag, status, place };
-                self.rs_san[1 - n].push_back(rsp);
-            }
-            moved = true;
-        }
-        if i.s_axis_rs_tvalid && o.s_axis_rs_tready {
-            let r = self.rs_san[n].pop_front().expect("a response was offered");
-            if let Some((laddr, data)) = r.place {
-                let m = &mut self.nodes[n].mem;
-                m.check(n, laddr, data.len() as u64, true);
-                m.write(laddr, &data);
-            }
-            moved = true;
-        }
-        moved
+        let [a, b] = &mut self.nodes;
+        let mem = [&mut a.mem, &mut b.mem];
+        self.fabric.rdma(n, self.cycle, i, o, mem, &mut self.rng, self.cfg.rdma_errors)
     }
 
     fn complete(&mut self, n: usize, c: Completion) {
@@ -1130,8 +860,8 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
                 node.cmds.len().saturating_sub(1),
                 node.pending.len(),
                 outstanding.join("; "),
-                node.reads.len(),
-                self.san[n].len()
+                node.port.reads.len(),
+                self.fabric.toward(n)
             ));
         }
     }
@@ -1257,6 +987,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> Backend for EnginePair<E> {
 
     fn problems(&self) -> Vec<String> {
         let mut p = self.problems.clone();
+        p.extend(self.fabric.problems.iter().cloned());
         for n in &self.nodes {
             p.extend(n.mem.violations.iter().cloned());
         }

@@ -60,8 +60,8 @@ fn differential(w: &Workload, cfg: PairConfig) -> EnginePair<EngineModel> {
         "{what}: {} cycles, {} SAN beats, RDMA requests {:?}, bytes {:?}",
         pair.cycle,
         pair.san_beats[0] + pair.san_beats[1],
-        pair.rdma_requests,
-        pair.rdma_bytes
+        pair.fabric.rdma_requests,
+        pair.fabric.rdma_bytes
     );
     pair
 }
@@ -72,7 +72,10 @@ fn read_mode_moves_large_sends_by_rdma_read() {
         let p = params(true);
         let w = workload(seed, &p, 12, 100_000);
         let pair = differential(&w, PairConfig { params: p, seed, ..PairConfig::default() });
-        assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "seed {seed}: some bytes went by RDMA");
+        assert!(
+            pair.fabric.rdma_bytes.iter().sum::<u64>() > 0,
+            "seed {seed}: some bytes went by RDMA"
+        );
     }
 }
 
@@ -82,7 +85,10 @@ fn write_mode_moves_large_sends_by_rdma_write() {
         let p = params(false);
         let w = workload(100 + seed, &p, 12, 100_000);
         let pair = differential(&w, PairConfig { params: p, seed, ..PairConfig::default() });
-        assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "seed {seed}: some bytes went by RDMA");
+        assert!(
+            pair.fabric.rdma_bytes.iter().sum::<u64>() > 0,
+            "seed {seed}: some bytes went by RDMA"
+        );
     }
 }
 
@@ -96,7 +102,7 @@ fn rdma_errors_fall_back_to_copy() {
         let w = workload(200 + k, &p, 12, 100_000);
         let cfg = PairConfig { params: p, seed: k, rdma_errors: 0.2, ..PairConfig::default() };
         let pair = differential(&w, cfg);
-        assert!(pair.rdma_failed > 0, "read {read}: some requests failed");
+        assert!(pair.fabric.rdma_failed > 0, "read {read}: some requests failed");
     }
 }
 
@@ -109,8 +115,13 @@ fn made_up_rdma_requests_are_denied() {
         let w = workload(300 + read as u64, &p, 12, 100_000);
         let cfg = PairConfig { params: p, seed: 7, junk_rdma: 0.01, ..PairConfig::default() };
         let pair = differential(&w, cfg);
-        assert!(pair.rdma_junk > 50, "{}", pair.rdma_junk);
-        assert!(pair.rdma_denied >= pair.rdma_junk, "{} of {}", pair.rdma_denied, pair.rdma_junk);
+        assert!(pair.fabric.rdma_junk > 50, "{}", pair.fabric.rdma_junk);
+        assert!(
+            pair.fabric.rdma_denied >= pair.fabric.rdma_junk,
+            "{} of {}",
+            pair.fabric.rdma_denied,
+            pair.fabric.rdma_junk
+        );
     }
 }
 
@@ -140,7 +151,7 @@ fn abort_mid_transfer() {
             assert_eq!(a.send_statuses, b.send_statuses, "seed {seed}: conn 1 send statuses");
             assert_eq!(a.bytes_received, b.bytes_received, "seed {seed}: conn 1 bytes");
         }
-        eprintln!("seed {seed}: {:?}, RDMA bytes {:?}", got.completions, pair.rdma_bytes);
+        eprintln!("seed {seed}: {:?}, RDMA bytes {:?}", got.completions, pair.fabric.rdma_bytes);
     }
 }
 
@@ -162,9 +173,12 @@ fn registration_table_full() {
         assert!(got.intact, "read {read}: {:?}", got.problems);
         no_leaks(&mut pair, &format!("read {read}"));
         let nobufs = got.completions.get("WSAENOBUFS").copied().unwrap_or(0);
-        eprintln!("read {read}: {:?}, RDMA bytes {:?}", got.completions, pair.rdma_bytes);
+        eprintln!("read {read}: {:?}, RDMA bytes {:?}", got.completions, pair.fabric.rdma_bytes);
         assert!(nobufs > 0, "read {read}: some sends found the table full");
-        assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "read {read}: others went zero-copy");
+        assert!(
+            pair.fabric.rdma_bytes.iter().sum::<u64>() > 0,
+            "read {read}: others went zero-copy"
+        );
         use sanswitch_model::workload::Backend;
         let by_copy: u64 = (0..4)
             .flat_map(|c| (0..2).map(move |n| (c, n)))
@@ -251,7 +265,10 @@ fn close_while_a_transfer_lands() {
     while pair.step() {}
     let outs = pair.take_outputs();
     assert!(pair.problems().is_empty(), "{:?}", pair.problems());
-    assert!(pair.rdma_denied > 0 || pair.rdma_bytes[1] == 0, "writes after the close were denied");
+    assert!(
+        pair.fabric.rdma_denied > 0 || pair.fabric.rdma_bytes[1] == 0,
+        "writes after the close were denied"
+    );
     eprintln!("{outs:?}");
     for n in 0..2 {
         let l = pair.engine(n).leaks();

@@ -93,9 +93,9 @@ where
     }
     eprintln!(
         "read {read} seed {seed}: {} cycles in lockstep, RDMA requests {:?}, bytes {:?}",
-        pair.cycle, pair.rdma_requests, pair.rdma_bytes
+        pair.cycle, pair.fabric.rdma_requests, pair.fabric.rdma_bytes
     );
-    assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "seed {seed}: some bytes went by RDMA");
+    assert!(pair.fabric.rdma_bytes.iter().sum::<u64>() > 0, "seed {seed}: some bytes went by RDMA");
 }
 
 #[test]
@@ -193,15 +193,17 @@ where
         pair.malformed_injected,
         pair.junk_injected,
         pair.downs,
-        pair.rdma_junk,
-        pair.rdma_denied,
-        pair.rdma_requests,
-        pair.rdma_bytes
+        pair.fabric.rdma_junk,
+        pair.fabric.rdma_denied,
+        pair.fabric.rdma_requests,
+        pair.fabric.rdma_bytes
     );
     assert!(pair.malformed_injected > 5 && pair.junk_injected > 50 && pair.downs > 5);
-    assert!(pair.rdma_bytes.iter().sum::<u64>() > 0, "some bytes went by RDMA");
+    assert!(pair.fabric.rdma_bytes.iter().sum::<u64>() > 0, "some bytes went by RDMA");
     // Every made-up request was checked and denied, except those a reset swept away.
-    assert!(pair.rdma_junk > 500 && pair.rdma_denied > pair.rdma_junk * 9 / 10);
+    assert!(
+        pair.fabric.rdma_junk > 500 && pair.fabric.rdma_denied > pair.fabric.rdma_junk * 9 / 10
+    );
     // Every teardown completed what was outstanding within the stated bound.
     let bound = sanswitch_model::engine_pair::abort_bound_cycles(&cfg);
     eprintln!(

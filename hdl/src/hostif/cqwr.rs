@@ -5,7 +5,7 @@
 //! # Ports
 //! - `run` (in): the ring is enabled; `base`, `log2`, `prod`, `cons` (in): its registers.
 //! - `s_axis_cpl_tready` (out), `cpl_valid`, `cpl` (in): the engine's completion stream.
-//! - `m_axis_cqwr_*` (out, `tready` in): the write beats (address on each).
+//! - `m_axis_cqwr_*` (out, `tready` in): the write beats (the entry's address held for both, as on the engine's `m_axis_dmawr_*`: beat `k` goes to `addr + 8k`).
 //! - `done` (out): the entry's last beat is taken at this edge (the producer pointer moves).
 //! - `reset` (in): synchronous.
 
@@ -115,7 +115,6 @@ impl Logic for CqWriter {
             self.m_axis_cqwr_tdata.next = self.w0.q.val();
             self.m_axis_cqwr_tkeep.next = 0xFF.into();
             if self.beat.q.val() {
-                self.m_axis_cqwr_addr.next = self.addr.q.val() + 8;
                 self.m_axis_cqwr_tdata.next = self.w1.q.val();
                 self.m_axis_cqwr_tlast.next = true;
             }

@@ -20,8 +20,8 @@
 //!   the ring (`sq_ctrl` bit 8) and is counted; disabling the ring clears it (pointers back
 //!   to 0).
 //! - **Completion ring**: while enabled and not full (`cq_prod - cq_cons < size`), the
-//!   engine's completion is taken and written as two beats (`m_axis_cqwr_*`: address on
-//!   each beat, `tlast` on the second) at slot `cq_prod mod size` with its phase
+//!   engine's completion is taken and written as two beats (`m_axis_cqwr_*`: the entry's
+//!   address held for both, beat `k` to `addr + 8k` as on the engine's write port, `tlast` on the second) at slot `cq_prod mod size` with its phase
 //!   ([`crate::regs::cq_phase`]); the last beat's acceptance advances `cq_prod` and, when
 //!   armed, raises `cq_event` for one cycle and disarms. A full or disabled ring holds the
 //!   engine's completions back (nothing is lost). A `cq_cons` write past `cq_prod` is
@@ -413,7 +413,7 @@ impl CycleModel for HostIf {
         }
         if let Some((bytes, addr, beat)) = &self.cq_wr {
             o.m_axis_cqwr_tvalid = true;
-            o.m_axis_cqwr_addr = addr + 8 * *beat as u64;
+            o.m_axis_cqwr_addr = *addr;
             o.m_axis_cqwr_tdata =
                 u64::from_le_bytes(bytes[8 * beat..8 * beat + 8].try_into().unwrap());
             o.m_axis_cqwr_tkeep = 0xFF;

@@ -30,6 +30,8 @@ pub struct HostIfBench {
     pub owed: VecDeque<(u64, Completion)>,
     /// Completion-ring writes seen, by address.
     pub cq_writes: Vec<(u64, u64, bool)>,
+    /// Beat index within the completion write burst.
+    pub cq_beat: u64,
     pub events: u32,
     pub cycle: u64,
     pub qp: u32,
@@ -50,6 +52,7 @@ impl HostIfBench {
             took: Vec::new(),
             owed: VecDeque::new(),
             cq_writes: Vec::new(),
+            cq_beat: 0,
             events: 0,
             cycle: 0,
             qp: regs::layout(&h)[2].0,
@@ -106,10 +109,13 @@ impl HostIfBench {
         }
         if o.m_axis_cqwr_tvalid && i.m_axis_cqwr_tready {
             assert_eq!(o.m_axis_cqwr_tkeep, 0xFF);
+            // The burst's address is held; beat k goes to addr + 8k.
+            let a = o.m_axis_cqwr_addr + 8 * self.cq_beat;
             for (k, b) in o.m_axis_cqwr_tdata.to_le_bytes().iter().enumerate() {
-                self.mem.insert(o.m_axis_cqwr_addr + k as u64, *b);
+                self.mem.insert(a + k as u64, *b);
             }
-            self.cq_writes.push((o.m_axis_cqwr_addr, o.m_axis_cqwr_tdata, o.m_axis_cqwr_tlast));
+            self.cq_writes.push((a, o.m_axis_cqwr_tdata, o.m_axis_cqwr_tlast));
+            self.cq_beat = if o.m_axis_cqwr_tlast { 0 } else { self.cq_beat + 1 };
         }
         if o.m_axis_cmd_tvalid && i.m_axis_cmd_tready {
             let c = Command {

@@ -1,10 +1,12 @@
 //! Cycle-accurate models of the hardware blocks, one per file, each with its port structs.
 //! They are the oracle the Verilated Verilog is checked against, cycle by cycle.
 
+pub mod dma_arb;
 pub mod engine;
 pub mod hostif;
 pub mod hostif_bench;
 pub mod hostif_stimulus;
+pub mod nic;
 pub mod parser;
 pub mod parser_stimulus;
 pub mod pool;
@@ -42,6 +44,7 @@ pub const BLOCKS: &[BlockPorts] = &[
         inputs: hostif::HostIfIn::PORTS,
         outputs: hostif::HostIfOut::PORTS,
     },
+    BlockPorts { name: "nic", inputs: nic::NicIn::PORTS, outputs: nic::NicOut::PORTS },
     BlockPorts {
         name: "sequencer",
         inputs: sequencer::SequencerIn::PORTS,

@@ -1,0 +1,147 @@
+//! Cycle model of the host-memory arbiter: two masters (the host interface's ring traffic and
+//! the engine's data traffic) share the NIC's one host-memory port.
+//!
+//! - **Reads**: a request is passed straight through from the master picked this cycle (round
+//!   robin when both ask, the one not served last time first); the picked master is
+//!   remembered, in request order, in a queue of [`RD_OUTSTANDING`] entries, and the read data
+//!   (which the host returns in request order) goes to the master at the queue's head until
+//!   its `tlast`. A full queue takes no request.
+//! - **Writes**: bursts are never interleaved: the master whose beat is taken without `tlast`
+//!   keeps the port until its `tlast`; between bursts, round robin as for reads.
+//!
+//! Every path is combinational (a multiplexer and the handshake's AND), through the
+//! registered queue head, burst owner and round-robin bit: the arbiter adds no cycle of
+//! latency. Used by [`Nic`](super::nic::NicModel); the same decisions in rust-hdl are
+//! `hdl/src/nic/dma_arb.rs`.
+
+use std::collections::VecDeque;
+
+/// Read requests the host may have outstanding (the owner queue's depth).
+pub const RD_OUTSTANDING: usize = 4;
+
+/// A master of the host-memory port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Master {
+    /// The host interface (ring fetches, completion writes).
+    #[default]
+    Host,
+    /// The engine (send data in, received data out).
+    Engine,
+}
+
+/// What both masters ask for in a cycle (their `tvalid`s).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Asks {
+    pub host: bool,
+    pub engine: bool,
+}
+
+/// The arbiter's state.
+#[derive(Clone, Debug, Default)]
+pub struct DmaArb {
+    /// Who each outstanding read belongs to, oldest first.
+    rd_owner: VecDeque<Master>,
+    /// Who was granted the last read request / write beat.
+    rd_last: Master,
+    wr_last: Master,
+    /// The master in the middle of a write burst.
+    wr_lock: Option<Master>,
+}
+
+/// Round robin between two: the one not served last when both ask.
+fn pick(a: Asks, last: Master) -> Option<Master> {
+    match (a.host, a.engine) {
+        (true, true) => Some(if last == Master::Engine { Master::Host } else { Master::Engine }),
+        (true, false) => Some(Master::Host),
+        (false, true) => Some(Master::Engine),
+        (false, false) => None,
+    }
+}
+
+impl DmaArb {
+    /// The master whose read request goes to the host this cycle (taken if the host's
+    /// `tready` is high).
+    pub fn rd_grant(&self, a: Asks) -> Option<Master> {
+        if self.rd_owner.len() == RD_OUTSTANDING { None } else { pick(a, self.rd_last) }
+    }
+
+    /// The master the read data of this cycle belongs to.
+    pub fn rd_data_owner(&self) -> Option<Master> {
+        self.rd_owner.front().copied()
+    }
+
+    /// The master whose write beat goes to the host this cycle.
+    pub fn wr_grant(&self, a: Asks) -> Option<Master> {
+        match self.wr_lock {
+            Some(m) => Some(m),
+            None => pick(a, self.wr_last),
+        }
+    }
+
+    /// The clock edge: `rd_req` the master whose request was taken, `rd_last` whether a
+    /// last data beat was taken, `wr` the master and `tlast` of a write beat taken.
+    pub fn clock(
+        &mut self,
+        reset: bool,
+        rd_req: Option<Master>,
+        rd_last: bool,
+        wr: Option<(Master, bool)>,
+    ) {
+        if reset {
+            *self = DmaArb::default();
+            return;
+        }
+        if rd_last {
+            self.rd_owner.pop_front();
+        }
+        if let Some(m) = rd_req {
+            self.rd_owner.push_back(m);
+            self.rd_last = m;
+        }
+        if let Some((m, last)) = wr {
+            self.wr_last = m;
+            self.wr_lock = if last { None } else { Some(m) };
+        }
+    }
+
+    /// Reads outstanding.
+    pub fn reads_outstanding(&self) -> usize {
+        self.rd_owner.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_alternate_and_the_queue_limits_them() {
+        let mut a = DmaArb::default();
+        let both = Asks { host: true, engine: true };
+        let mut got = Vec::new();
+        for _ in 0..RD_OUTSTANDING {
+            let g = a.rd_grant(both).unwrap();
+            got.push(g);
+            a.clock(false, Some(g), false, None);
+        }
+        assert_eq!(got, [Master::Engine, Master::Host, Master::Engine, Master::Host]);
+        // Full: nothing more until a read ends.
+        assert_eq!(a.rd_grant(both), None);
+        assert_eq!(a.rd_data_owner(), Some(Master::Engine));
+        a.clock(false, None, true, None);
+        assert_eq!(a.rd_data_owner(), Some(Master::Host));
+        assert!(a.rd_grant(both).is_some());
+    }
+
+    #[test]
+    fn a_write_burst_keeps_the_port_to_its_last_beat() {
+        let mut a = DmaArb::default();
+        let both = Asks { host: true, engine: true };
+        let g = a.wr_grant(both).unwrap();
+        a.clock(false, None, false, Some((g, false)));
+        assert_eq!(a.wr_grant(both), Some(g));
+        assert_eq!(a.wr_grant(Asks::default()), Some(g));
+        a.clock(false, None, false, Some((g, true)));
+        assert_ne!(a.wr_grant(both), Some(g));
+    }
+}
