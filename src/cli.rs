@@ -40,6 +40,59 @@ pub enum Command {
     ///
     /// Exit status: 0, or 1 when the Verilog and the model disagree on a figure.
     Bench(BenchArgs),
+
+    /// Move random streams both ways on several connections through the host driver's
+    /// socket API, between two NICs (host interface + engine) over the cycle-level SAN:
+    /// --transport model runs their cycle models, sim their Verilated Verilog. Every byte
+    /// is checked where it arrives; prints throughput in bytes per cycle and Gbit/s at
+    /// --clock-mhz, commands per doorbell and completions per poll.
+    ///
+    /// Exit status: 0 intact, 1 a byte lost, changed or late, 2 bad input.
+    Loopback(LoopbackArgs),
+}
+
+/// Which NICs the driver talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TransportKind {
+    /// The NIC's cycle model (fast).
+    Model,
+    /// The NIC's Verilog, Verilated.
+    Sim,
+}
+
+#[derive(Debug, Args)]
+pub struct LoopbackArgs {
+    #[arg(long, value_enum, default_value = "model")]
+    pub transport: TransportKind,
+    /// Bytes per direction per connection.
+    #[arg(long, default_value_t = 1 << 20, value_parser = whole::<u64>)]
+    pub bytes: u64,
+    /// Connections (1..=16).
+    #[arg(long, default_value_t = 4, value_parser = whole::<u16>)]
+    pub connections: u16,
+    /// Largest single write, bytes (1..=1048576).
+    #[arg(long, default_value_t = 1 << 20, value_parser = whole::<usize>)]
+    pub max_write: usize,
+    /// Connections node 0 aborts half way (the first ones).
+    #[arg(long, default_value_t = 0, value_parser = whole::<u16>)]
+    pub aborts: u16,
+    /// Probability that a write is accompanied by urgent bytes.
+    #[arg(long, default_value_t = 0.02)]
+    pub urgent: f64,
+    /// Random backpressure on every host-memory and SAN ready (0 to 0.9).
+    #[arg(long, default_value_t = 0.0)]
+    pub stall: f64,
+    /// The peer cannot RDMA-read: large sends go by RDMA write.
+    #[arg(long)]
+    pub no_rdma_read: bool,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Clock frequency for Gbit/s, MHz.
+    #[arg(long, default_value_t = 125.0)]
+    pub clock_mhz: f64,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

@@ -12,6 +12,7 @@ mod cli;
 mod engines;
 mod error;
 mod generate;
+mod loopback;
 mod simulate;
 
 use std::process::ExitCode;
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Loopback(args) => loopback::run(&args),
     };
     match result {
         Ok(code) => code,

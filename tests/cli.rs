@@ -506,3 +506,38 @@ fn engine_limits_are_refused_at_the_boundary() {
     assert_intact(&["--backend", "model", "--sends", "2", "--stall", "0.95"]);
     assert_refused(&["--backend", "model", "--stall", "0.96"], &["--stall"]);
 }
+
+#[test]
+fn loopback_checks_every_byte_on_both_transports() {
+    for t in ["model", "sim"] {
+        let out = sanswitch(&[
+            "loopback",
+            "--transport",
+            t,
+            "--bytes",
+            "60000",
+            "--connections",
+            "2",
+            "--quiet",
+        ]);
+        let s = text(&out.stdout);
+        assert!(out.status.success(), "{t}: {}{}", s, text(&out.stderr));
+        assert!(s.contains("240000 B checked both ways"), "{t}: {s}");
+        assert!(s.contains("B/cycle") && s.contains("commands per doorbell"), "{t}: {s}");
+    }
+}
+
+#[test]
+fn loopback_refuses_bad_flags_with_exit_2() {
+    for args in [
+        &["loopback", "--connections", "0"][..],
+        &["loopback", "--connections", "17"],
+        &["loopback", "--max-write", "0"],
+        &["loopback", "--aborts", "5", "--connections", "4"],
+        &["loopback", "--stall", "0.95"],
+        &["loopback", "--clock-mhz", "0"],
+    ] {
+        let out = sanswitch(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+    }
+}

@@ -174,6 +174,12 @@ impl<T: Transport> Connection<T> {
             if st.phase == Phase::Closed {
                 return Ok(());
             }
+            // A graceful close shuts the send direction first, as closesocket does.
+            let shut = op == Opcode::Close && !st.shut && st.error.is_none();
+            if shut {
+                st.shut = true;
+                g.queue_cmd(id, Opcode::Shutdown, 0, 0);
+            }
             g.queue_cmd(id, op, 0, 0);
         }
         self.drive(|g| {

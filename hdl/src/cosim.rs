@@ -87,6 +87,7 @@ pub fn cosim_blocks() -> Vec<CosimBlock> {
             EngineParams { engine: d.engine.without_rdma_read(), ..d },
         ),
         b("hostif", BlockName::HostIf, d),
+        b("nic", BlockName::Nic, d),
         b("parser_small", BlockName::Parser, s),
         b("pool_small", BlockName::Pool, s),
         b("sequencer_small", BlockName::Sequencer, s),
@@ -200,7 +201,7 @@ mod tests {
                 BlockName::Pool => b.params.pool.validate(),
                 BlockName::Sequencer => b.params.sequencer.validate(),
                 BlockName::Engine => b.params.engine.validate(),
-                BlockName::HostIf => b
+                BlockName::HostIf | BlockName::Nic => b
                     .params
                     .engine
                     .validate()

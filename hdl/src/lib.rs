@@ -12,6 +12,7 @@
 pub mod cosim;
 pub mod engine;
 pub mod hostif;
+pub mod nic;
 pub mod parser;
 pub mod pool;
 pub mod rhsim;
@@ -73,15 +74,18 @@ pub enum BlockName {
     Sequencer,
     Engine,
     HostIf,
+    /// The NIC top: host interface + engine on one host-memory port.
+    Nic,
 }
 
 impl BlockName {
-    pub const ALL: [BlockName; 5] = [
+    pub const ALL: [BlockName; 6] = [
         BlockName::Parser,
         BlockName::Pool,
         BlockName::Sequencer,
         BlockName::Engine,
         BlockName::HostIf,
+        BlockName::Nic,
     ];
 
     /// File stem and Verilator prefix.
@@ -92,6 +96,7 @@ impl BlockName {
             BlockName::Sequencer => "sequencer",
             BlockName::Engine => "engine",
             BlockName::HostIf => "hostif",
+            BlockName::Nic => "nic",
         }
     }
 }
@@ -151,6 +156,7 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
             generate_verilog(&uut)
         }
         BlockName::Engine => return engine_verilog(&p.engine),
+        BlockName::Nic => return nic_verilog(&p.engine),
         BlockName::HostIf => {
             let mut uut =
                 hostif::HostIf::new(&p.engine, &sanswitch_model::regs::HostParams::default());
@@ -234,6 +240,38 @@ pub fn engine_verilog(p: &sanswitch_model::params::EngineParams) -> String {
         .expect("a thread for the engine's Verilog")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// The NIC top's Verilog (host interface + engine, default host parameters), built on a
+/// thread with a large stack as the engine's is.
+pub fn nic_verilog(p: &sanswitch_model::params::EngineParams) -> String {
+    let p = *p;
+    std::thread::Builder::new()
+        .name("nic-verilog".into())
+        .stack_size(ENGINE_STACK)
+        .spawn(move || nic_verilog_here(&p))
+        .expect("a thread for the NIC's Verilog")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+fn nic_verilog_here(p: &sanswitch_model::params::EngineParams) -> String {
+    fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
+        let mut uut = nic::Nic::<A>::new(p, &sanswitch_model::regs::HostParams::default());
+        uut.connect_all();
+        generate_verilog(&uut)
+    }
+    let v = match p.pool().addr_bits() {
+        1 => build::<1>(p),
+        2 => build::<2>(p),
+        3 => build::<3>(p),
+        4 => build::<4>(p),
+        5 => build::<5>(p),
+        6 => build::<6>(p),
+        7 => build::<7>(p),
+        _ => build::<8>(p),
+    };
+    rename_top(&v, "nic")
 }
 
 /// The stack of the threads that build or simulate the engine in rust-hdl.

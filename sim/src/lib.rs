@@ -3,7 +3,7 @@
 //!
 //! - [`Dut`]: a simulated block seen through its model's port structs; [`Verilated`] is the
 //!   Verilated one, one type per module `build.rs` builds (the list is
-//!   `sanswitch_hdl::cosim::cosim_blocks`): [`VParser`], [`VPool`], [`VSequencer`], [`VHostIf`],
+//!   `sanswitch_hdl::cosim::cosim_blocks`): [`VParser`], [`VPool`], [`VSequencer`], [`VHostIf`], [`VNic`],
 //!   [`VEngine`] at default parameters, [`VParserSmall`], [`VPoolSmall`], [`VSequencerSmall`] at
 //!   `EngineParams::small()`, [`VPoolLarge`] at `EngineParams::large()`, and
 //!   [`VParserNoReset`], a parser with a register left out of its reset.
@@ -34,6 +34,7 @@ use std::rc::Rc;
 
 use sanswitch_model::blocks::engine::{EngineIn, EngineOut};
 use sanswitch_model::blocks::hostif::{HostIfIn, HostIfOut};
+use sanswitch_model::blocks::nic::{NicIn, NicOut};
 use sanswitch_model::blocks::parser::{ParserIn, ParserOut};
 use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
 use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut};
@@ -326,6 +327,8 @@ modules! {
     EngineWrite, VEngineWrite, "engine_write", EngineIn, EngineOut;
     /// The host interface (`hdl/src/hostif/`), default parameters.
     HostIf, VHostIf, "hostif", HostIfIn, HostIfOut;
+    /// The NIC top (`hdl/src/nic/`): host interface + engine, default parameters.
+    Nic, VNic, "nic", NicIn, NicOut;
     /// The parser at `EngineParams::small()`.
     ParserSmall, VParserSmall, "parser_small", ParserIn, ParserOut;
     /// The pool manager at `EngineParams::small()`.
