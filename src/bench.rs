@@ -352,9 +352,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Error> {
 
     let blocks = crate::bench_blocks::figures().map_err(Error::Check)?;
     let engine = crate::bench_engine::figures().map_err(Error::Check)?;
+    let host = crate::bench_host::figures().map_err(Error::Check)?;
     let b = Bench {
         blocks,
         engine,
+        host,
         params: p,
         figures: hw,
         synth,
@@ -385,6 +387,8 @@ pub struct Bench {
     pub blocks: serde_json::Map<String, Value>,
     /// The engine's figures (flat `engine.*` keys).
     pub engine: serde_json::Map<String, Value>,
+    /// The host interface's and the driver's (flat `host.*` keys).
+    pub host: serde_json::Map<String, Value>,
     pub params: ParserParams,
     pub figures: Figures,
     pub synth: Option<SynthStats>,
@@ -429,6 +433,7 @@ impl Bench {
             m.extend(self.blocks.clone());
             m.extend(self.totals());
             m.extend(self.engine.clone());
+            m.extend(self.host.clone());
         }
         v
     }
@@ -540,6 +545,7 @@ impl Bench {
         for (k, v) in &self.engine {
             let _ = writeln!(o, "  {k:<44} {v}");
         }
+        o.push_str(&crate::bench_host::text(&self.host));
         o
     }
 }

@@ -8,6 +8,7 @@
 mod bench;
 mod bench_blocks;
 mod bench_engine;
+mod bench_host;
 mod cli;
 mod engines;
 mod error;

@@ -145,4 +145,15 @@ fn engine_figures(v: &Value) {
         assert!(v[k].as_u64().is_some_and(|n| n > 0), "{k}: {v:#}");
     }
     assert!(v["engine.bram"].as_f64().is_some(), "{v:#}");
+
+    // The host interface (Verilog and model agreeing) and the driver's batches.
+    assert_eq!(v["host.model_agrees"], true, "{v:#}");
+    let rate = f("host.fetch_cmds_per_cycle");
+    assert!(rate > 0.15 && rate <= 0.25, "4 beats a command: {rate}");
+    for k in ["host.doorbell_to_fetch_cycles", "host.cpl_to_memory_cycles"] {
+        assert!(v[k].as_u64().is_some_and(|n| (1..=8).contains(&n)), "{k}: {v:#}");
+    }
+    for k in ["host.commands_per_doorbell", "host.completions_per_poll"] {
+        assert!(f(k) >= 1.0, "{k}: {v:#}");
+    }
 }

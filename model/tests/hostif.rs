@@ -7,50 +7,11 @@
 use rand::Rng;
 use sanswitch_model::blocks::hostif::{self, cnt};
 use sanswitch_model::blocks::hostif_bench::HostIfBench;
-use sanswitch_model::host::{COMMAND_BYTES, COMPLETION_BYTES, Command, Completion, Opcode};
+use sanswitch_model::host::{Command, Completion, Opcode};
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::regs::{self, HostParams, qp};
 
-const SQ_BASE: u64 = 0x1_0000_1000;
-const CQ_BASE: u64 = 0x2_0000_0000;
-
 type Bench = HostIfBench;
-
-trait Rings {
-    fn setup(&mut self, sq_log2: u32, cq_log2: u32);
-    fn put_entry(&mut self, log2: u32, index: u32, bytes: &[u8; COMMAND_BYTES]);
-    fn cq_entry(&self, log2: u32, index: u32) -> [u8; COMPLETION_BYTES];
-}
-
-impl Rings for HostIfBench {
-    fn setup(&mut self, sq_log2: u32, cq_log2: u32) {
-        let q = self.qp;
-        for (r, v) in [
-            (qp::SQ_BASE_LO, SQ_BASE as u32),
-            (qp::SQ_BASE_HI, (SQ_BASE >> 32) as u32),
-            (qp::SQ_LOG2_SIZE, sq_log2),
-            (qp::CQ_BASE_LO, CQ_BASE as u32),
-            (qp::CQ_BASE_HI, (CQ_BASE >> 32) as u32),
-            (qp::CQ_LOG2_SIZE, cq_log2),
-            (qp::SQ_CTRL, qp::CTRL_ENABLE),
-            (qp::CQ_CTRL, qp::CTRL_ENABLE),
-        ] {
-            assert_eq!(self.write(q + r, v), hostif::RESP_OKAY);
-        }
-    }
-
-    fn put_entry(&mut self, log2: u32, index: u32, bytes: &[u8; COMMAND_BYTES]) {
-        let at = SQ_BASE + u64::from(index & ((1 << log2) - 1)) * COMMAND_BYTES as u64;
-        for (k, b) in bytes.iter().enumerate() {
-            self.mem.insert(at + k as u64, *b);
-        }
-    }
-
-    fn cq_entry(&self, log2: u32, index: u32) -> [u8; COMPLETION_BYTES] {
-        let at = CQ_BASE + u64::from(index & ((1 << log2) - 1)) * COMPLETION_BYTES as u64;
-        std::array::from_fn(|k| self.mem.get(&(at + k as u64)).copied().unwrap_or(0))
-    }
-}
 
 fn command(k: u32) -> Command {
     Command {

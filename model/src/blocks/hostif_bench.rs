@@ -11,14 +11,18 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::hostif::{HostIf, HostIfIn, HostIfOut};
-use crate::host::{COMMAND_BYTES, Command, Completion};
+use crate::host::{COMMAND_BYTES, COMPLETION_BYTES, Command, Completion};
 use crate::params::EngineParams;
 use crate::ports::CycleModel;
-use crate::regs::{self, HostParams};
+use crate::regs::{self, HostParams, qp};
 
-/// The bench.
-pub struct HostIfBench {
-    pub h: HostIf,
+/// Where the bench's rings live in its host memory.
+pub const SQ_BASE: u64 = 0x1_0000_1000;
+pub const CQ_BASE: u64 = 0x2_0000_0000;
+
+/// The bench, around the host interface's model or anything with its ports (its Verilog).
+pub struct HostIfBench<H = HostIf> {
+    pub h: H,
     pub rng: ChaCha8Rng,
     /// Probability that a ready or valid the block sees is low in a cycle.
     pub stall: f64,
@@ -38,13 +42,27 @@ pub struct HostIfBench {
     pub cnt_data: u32,
     /// The stand-in engine completes a command up to this many cycles after taking it.
     pub max_delay: u64,
+    /// Cycles of handshakes, for figures: a fetch request taken, a command taken by the
+    /// engine, a completion taken from the engine, a completion's last beat written.
+    pub fetch_at: Vec<u64>,
+    pub cmd_at: Vec<u64>,
+    pub cpl_at: Vec<u64>,
+    pub cq_done_at: Vec<u64>,
 }
 
 impl HostIfBench {
     pub fn new(seed: u64, stall: f64) -> Self {
-        let h = HostParams::default();
+        let h = HostIf::new(&EngineParams::default(), &HostParams::default());
+        HostIfBench::with(h, seed, stall)
+    }
+}
+
+impl<H: CycleModel<In = HostIfIn, Out = HostIfOut>> HostIfBench<H> {
+    /// The bench around `h` (in its reset state), default host parameters.
+    pub fn with(h: H, seed: u64, stall: f64) -> Self {
+        let hp = HostParams::default();
         HostIfBench {
-            h: HostIf::new(&EngineParams::default(), &h),
+            h,
             rng: ChaCha8Rng::seed_from_u64(seed),
             stall,
             mem: HashMap::new(),
@@ -55,10 +73,45 @@ impl HostIfBench {
             cq_beat: 0,
             events: 0,
             cycle: 0,
-            qp: regs::layout(&h)[2].0,
+            qp: regs::layout(&hp)[2].0,
             cnt_data: 0,
             max_delay: 20,
+            fetch_at: Vec::new(),
+            cmd_at: Vec::new(),
+            cpl_at: Vec::new(),
+            cq_done_at: Vec::new(),
         }
+    }
+
+    /// Sets up and enables both rings at [`SQ_BASE`] and [`CQ_BASE`].
+    pub fn setup(&mut self, sq_log2: u32, cq_log2: u32) {
+        let q = self.qp;
+        for (r, v) in [
+            (qp::SQ_BASE_LO, SQ_BASE as u32),
+            (qp::SQ_BASE_HI, (SQ_BASE >> 32) as u32),
+            (qp::SQ_LOG2_SIZE, sq_log2),
+            (qp::CQ_BASE_LO, CQ_BASE as u32),
+            (qp::CQ_BASE_HI, (CQ_BASE >> 32) as u32),
+            (qp::CQ_LOG2_SIZE, cq_log2),
+            (qp::SQ_CTRL, qp::CTRL_ENABLE),
+            (qp::CQ_CTRL, qp::CTRL_ENABLE),
+        ] {
+            assert_eq!(self.write(q + r, v), super::hostif::RESP_OKAY);
+        }
+    }
+
+    /// Writes submission entry `index` of a ring of `2^log2`.
+    pub fn put_entry(&mut self, log2: u32, index: u32, bytes: &[u8; COMMAND_BYTES]) {
+        let at = SQ_BASE + u64::from(index & ((1 << log2) - 1)) * COMMAND_BYTES as u64;
+        for (k, b) in bytes.iter().enumerate() {
+            self.mem.insert(at + k as u64, *b);
+        }
+    }
+
+    /// Completion entry `index` of a ring of `2^log2`, as in host memory.
+    pub fn cq_entry(&self, log2: u32, index: u32) -> [u8; COMPLETION_BYTES] {
+        let at = CQ_BASE + u64::from(index & ((1 << log2) - 1)) * COMPLETION_BYTES as u64;
+        std::array::from_fn(|k| self.mem.get(&(at + k as u64)).copied().unwrap_or(0))
     }
 
     pub fn go(&mut self) -> bool {
@@ -100,6 +153,7 @@ impl HostIfBench {
         if o.m_axis_fetch_tvalid && i.m_axis_fetch_tready {
             assert_eq!(o.m_axis_fetch_len % COMMAND_BYTES as u32, 0);
             self.reads.push_back((o.m_axis_fetch_addr, o.m_axis_fetch_len / 8));
+            self.fetch_at.push(self.cycle);
         }
         if i.s_axis_fetch_tvalid && o.s_axis_fetch_tready {
             let (addr, left) = self.reads.pop_front().unwrap();
@@ -116,6 +170,9 @@ impl HostIfBench {
             }
             self.cq_writes.push((a, o.m_axis_cqwr_tdata, o.m_axis_cqwr_tlast));
             self.cq_beat = if o.m_axis_cqwr_tlast { 0 } else { self.cq_beat + 1 };
+            if o.m_axis_cqwr_tlast {
+                self.cq_done_at.push(self.cycle);
+            }
         }
         if o.m_axis_cmd_tvalid && i.m_axis_cmd_tready {
             let c = Command {
@@ -128,11 +185,13 @@ impl HostIfBench {
                 aux: o.m_axis_cmd_aux,
             };
             self.took.push(c);
+            self.cmd_at.push(self.cycle);
             let delay = self.rng.gen_range(0..self.max_delay);
             self.owed.push_back((self.cycle + delay, Completion::of(&c, Ok(c.len))));
         }
         if i.s_axis_cpl_tvalid && o.s_axis_cpl_tready {
             self.owed.pop_front();
+            self.cpl_at.push(self.cycle);
         }
         if o.cq_event {
             self.events += 1;
