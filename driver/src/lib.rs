@@ -13,6 +13,7 @@ pub mod device;
 pub mod error;
 pub mod loopback;
 pub mod pair;
+pub mod pcie;
 pub mod ring;
 pub mod socket;
 pub mod transport;
