@@ -116,6 +116,42 @@ pub mod id {
     /// `FEATURES` bits.
     pub const FEATURE_RDMA_READ: u32 = 1 << 0;
     pub const FEATURE_ZERO_COPY: u32 = 1 << 1;
+
+    use super::RegField;
+    /// Fields of the registers that hold two numbers.
+    pub const BUFS_SEND: RegField = RegField { lsb: 0, bits: 8 };
+    pub const BUFS_RECV: RegField = RegField { lsb: 8, bits: 8 };
+    pub const QUEUES_PAIRS: RegField = RegField { lsb: 0, bits: 8 };
+    pub const QUEUES_MAX_LOG2: RegField = RegField { lsb: 8, bits: 8 };
+    pub const RDMA_REG_ENTRIES: RegField = RegField { lsb: 0, bits: 16 };
+    pub const RDMA_OPS: RegField = RegField { lsb: 16, bits: 16 };
+}
+
+/// A bit field of a 32-bit register: its first bit and width. Packed and unpacked with
+/// `bitvec`, so the device's encoding ([`id_values`]) and the driver's decoding read the same
+/// definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegField {
+    pub lsb: usize,
+    pub bits: usize,
+}
+
+impl RegField {
+    /// The field's value in register value `reg`.
+    pub fn get(self, reg: u32) -> u32 {
+        use bitvec::prelude::*;
+        reg.view_bits::<Lsb0>()[self.lsb..self.lsb + self.bits].load_le::<u32>()
+    }
+
+    /// A register value with each field set (values wider than their field are cut).
+    pub fn pack(fields: &[(RegField, u32)]) -> u32 {
+        use bitvec::prelude::*;
+        let mut reg = 0u32;
+        for (f, v) in fields {
+            reg.view_bits_mut::<Lsb0>()[f.lsb..f.lsb + f.bits].store_le(*v);
+        }
+        reg
+    }
 }
 
 /// The counter block's registers.
@@ -357,13 +393,46 @@ pub fn id_values(p: &EngineParams, h: &HostParams) -> Vec<(u32, u32)> {
         (id::CONNECTIONS, p.connections.into()),
         (id::DATA_BITS, crate::params::BEAT_BITS),
         (id::BUF_SIZE, p.buf_size),
-        (id::BUFS, u32::from(p.send_bufs) | (u32::from(p.recv_bufs) << 8)),
+        (
+            id::BUFS,
+            RegField::pack(&[
+                (id::BUFS_SEND, p.send_bufs.into()),
+                (id::BUFS_RECV, p.recv_bufs.into()),
+            ]),
+        ),
         (id::QUEUE_DEPTH, p.queue_depth.into()),
-        (id::QUEUES, u32::from(h.queue_pairs) | (u32::from(h.max_log2_size) << 8)),
-        (id::RDMA, u32::from(p.reg_entries) | (u32::from(p.rdma_ops) << 16)),
+        (
+            id::QUEUES,
+            RegField::pack(&[
+                (id::QUEUES_PAIRS, h.queue_pairs.into()),
+                (id::QUEUES_MAX_LOG2, h.max_log2_size.into()),
+            ]),
+        ),
+        (
+            id::RDMA,
+            RegField::pack(&[
+                (id::RDMA_REG_ENTRIES, p.reg_entries.into()),
+                (id::RDMA_OPS, p.rdma_ops.into()),
+            ]),
+        ),
         (id::FEATURES, features),
         (id::RDMA_THRESHOLD, p.rdma_threshold),
     ]
+}
+
+#[cfg(test)]
+mod field_tests {
+    use super::*;
+
+    #[test]
+    fn fields_pack_and_unpack_at_their_bits() {
+        let v = RegField::pack(&[(id::RDMA_REG_ENTRIES, 0x1234), (id::RDMA_OPS, 0xABCD)]);
+        assert_eq!(v, 0xABCD_1234);
+        assert_eq!((id::RDMA_REG_ENTRIES.get(v), id::RDMA_OPS.get(v)), (0x1234, 0xABCD));
+        let b = RegField::pack(&[(id::BUFS_SEND, 4), (id::BUFS_RECV, 0x1FF)]);
+        assert_eq!(b, 0xFF04, "a value wider than its field is cut to it");
+        assert_eq!(id::BUFS_RECV.get(0xFFFF_FFFF), 0xFF);
+    }
 }
 
 /// The phase bit of the completion written at free-running index `index` of a ring of
