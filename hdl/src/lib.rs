@@ -206,6 +206,23 @@ pub fn yosys_validate_block(block: BlockName, v: &str) -> Result<(), String> {
     yosys_validate(block.name(), &unrename_top(v, block.name())).map_err(|e| format!("{e:?}"))
 }
 
+/// Calls `$build::<A>($p)` with the const generic `A` (a state RAM's address width, 1..=8)
+/// equal to `$bits`: the pool manager's, and through it the engine's and the NIC's.
+macro_rules! with_addr_bits {
+    ($bits:expr, $build:ident($p:expr)) => {
+        match $bits {
+            1 => $build::<1>($p),
+            2 => $build::<2>($p),
+            3 => $build::<3>($p),
+            4 => $build::<4>($p),
+            5 => $build::<5>($p),
+            6 => $build::<6>($p),
+            7 => $build::<7>($p),
+            _ => $build::<8>($p),
+        }
+    };
+}
+
 /// The pool manager's Verilog: its state RAM's address width is a const generic, chosen here
 /// from the connection count.
 fn pool_verilog(p: &PoolParams) -> String {
@@ -214,84 +231,47 @@ fn pool_verilog(p: &PoolParams) -> String {
         uut.connect_all();
         generate_verilog(&uut)
     }
-    match p.addr_bits() {
-        1 => build::<1>(p),
-        2 => build::<2>(p),
-        3 => build::<3>(p),
-        4 => build::<4>(p),
-        5 => build::<5>(p),
-        6 => build::<6>(p),
-        7 => build::<7>(p),
-        _ => build::<8>(p),
-    }
-}
-
-/// The engine's Verilog (top module `engine`): its pool manager's state-RAM address width is
-/// a const generic, chosen here from the connection count.
-///
-/// Built on a thread of its own with a large stack: rust-hdl builds the engine's records
-/// and walks its hierarchy recursively, more than a test thread's 2 MiB allows.
-pub fn engine_verilog(p: &sanswitch_model::params::EngineParams) -> String {
-    let p = *p;
-    std::thread::Builder::new()
-        .name("engine-verilog".into())
-        .stack_size(ENGINE_STACK)
-        .spawn(move || engine_verilog_here(&p))
-        .expect("a thread for the engine's Verilog")
-        .join()
-        .unwrap_or_else(|e| std::panic::resume_unwind(e))
-}
-
-/// The NIC top's Verilog (host interface + engine, default host parameters), built on a
-/// thread with a large stack as the engine's is.
-pub fn nic_verilog(p: &sanswitch_model::params::EngineParams) -> String {
-    let p = *p;
-    std::thread::Builder::new()
-        .name("nic-verilog".into())
-        .stack_size(ENGINE_STACK)
-        .spawn(move || nic_verilog_here(&p))
-        .expect("a thread for the NIC's Verilog")
-        .join()
-        .unwrap_or_else(|e| std::panic::resume_unwind(e))
-}
-
-fn nic_verilog_here(p: &sanswitch_model::params::EngineParams) -> String {
-    fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
-        let mut uut = nic::Nic::<A>::new(p, &sanswitch_model::regs::HostParams::default());
-        uut.connect_all();
-        generate_verilog(&uut)
-    }
-    let v = match p.pool().addr_bits() {
-        1 => build::<1>(p),
-        2 => build::<2>(p),
-        3 => build::<3>(p),
-        4 => build::<4>(p),
-        5 => build::<5>(p),
-        6 => build::<6>(p),
-        7 => build::<7>(p),
-        _ => build::<8>(p),
-    };
-    rename_top(&v, "nic")
+    with_addr_bits!(p.addr_bits(), build(p))
 }
 
 /// The stack of the threads that build or simulate the engine in rust-hdl.
 pub const ENGINE_STACK: usize = 256 << 20;
 
-fn engine_verilog_here(p: &sanswitch_model::params::EngineParams) -> String {
+/// Runs `f` on a thread of its own with an [`ENGINE_STACK`]: rust-hdl builds the engine's
+/// records and walks its hierarchy recursively, more than a test thread's 2 MiB allows.
+fn on_big_stack<R: Send + 'static>(name: &str, f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(ENGINE_STACK)
+        .spawn(f)
+        .expect("a thread with a large stack")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// The engine's Verilog (top module `engine`): its pool manager's state-RAM address width is
+/// a const generic, chosen here from the connection count.
+pub fn engine_verilog(p: &sanswitch_model::params::EngineParams) -> String {
     fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
         let mut uut = engine::Engine::<A>::new(p);
         uut.connect_all();
         generate_verilog(&uut)
     }
-    let v = match p.pool().addr_bits() {
-        1 => build::<1>(p),
-        2 => build::<2>(p),
-        3 => build::<3>(p),
-        4 => build::<4>(p),
-        5 => build::<5>(p),
-        6 => build::<6>(p),
-        7 => build::<7>(p),
-        _ => build::<8>(p),
-    };
+    let p = *p;
+    let v =
+        on_big_stack("engine-verilog", move || with_addr_bits!(p.pool().addr_bits(), build(&p)));
     rename_top(&v, "engine")
+}
+
+/// The NIC top's Verilog (top module `nic`: host interface + engine, default host
+/// parameters).
+pub fn nic_verilog(p: &sanswitch_model::params::EngineParams) -> String {
+    fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
+        let mut uut = nic::Nic::<A>::new(p, &sanswitch_model::regs::HostParams::default());
+        uut.connect_all();
+        generate_verilog(&uut)
+    }
+    let p = *p;
+    let v = on_big_stack("nic-verilog", move || with_addr_bits!(p.pool().addr_bits(), build(&p)));
+    rename_top(&v, "nic")
 }
