@@ -56,7 +56,7 @@ fn section_references_name_existing_sections() {
 #[test]
 fn cited_files_exist() {
     let mut sources = Vec::new();
-    for dir in ["docs", "hdl", "model", "sim", "src", "tests"] {
+    for dir in ["docs", "hdl", "model", "sim", "driver", "src", "tests"] {
         files(&root().join(dir), ".rs", &mut sources);
         files(&root().join(dir), ".md", &mut sources);
     }
@@ -85,7 +85,8 @@ fn cited_files_exist() {
                 let found = root().join(rest).exists() || here.is_some_and(|h| h.exists());
                 let prefixed = text[..i].ends_with("model/")
                     || text[..i].ends_with("hdl/")
-                    || text[..i].ends_with("sim/");
+                    || text[..i].ends_with("sim/")
+                    || text[..i].ends_with("driver/");
                 let full = if prefixed {
                     let start = text[..i].rfind(|c: char| !c.is_ascii_alphanumeric() && c != '/');
                     let p = &text[start.map_or(0, |s| s + 1)..i];
