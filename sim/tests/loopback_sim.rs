@@ -61,7 +61,7 @@ fn nic_model_and_verilog_in_lockstep_under_the_driver() {
     let nic = || Checked::new(NicModel::new(p, &h), Rc::new(VNic::new));
     let o = LoopbackOptions {
         connections: 3,
-        bytes: 1 << 20,
+        bytes: 2 << 20,
         aborts: 1,
         seed: 3,
         ..Default::default()
