@@ -37,12 +37,27 @@ impl Field {
     }
 }
 
+/// The bit of the engine's 32-bit tag where the queue pair's number starts: a host
+/// interface with several queue pairs puts the number of the queue pair it fetched a
+/// command from into bits 31–29 of the tag it hands the engine, and routes the completion
+/// back to that queue pair's completion ring by them (then clears them).
+pub const TAG_QP_SHIFT: u32 = 29;
+/// The bits of a tag the host owns.
+pub const TAG_HOST_MASK: u32 = (1 << TAG_QP_SHIFT) - 1;
+
 /// The command entry's fields.
-pub const COMMAND_FIELDS: [Field; 8] = [
+pub const COMMAND_FIELDS: [Field; 9] = [
     Field::new("opcode", 0, 8, "what to do ([`Opcode`])"),
     Field::new("flags", 8, 8, "0 (reserved for per-opcode options)"),
     Field::new("conn", 16, 16, "the connection (socket) the command is for"),
-    Field::new("tag", 32, 32, "the host's tag, returned unchanged in the completion"),
+    Field::new("tag", 32, 29, "the host's tag, returned unchanged in the completion"),
+    Field::new(
+        "queue_pair",
+        61,
+        3,
+        "0 from the host: the host interface writes the number of the queue pair it fetched \
+         the entry from here, and routes the completion back by it",
+    ),
     Field::new(
         "addr",
         64,
@@ -63,7 +78,13 @@ pub const COMMAND_FIELDS: [Field; 8] = [
 
 /// The completion entry's fields.
 pub const COMPLETION_FIELDS: [Field; 9] = [
-    Field::new("tag", 0, 32, "the command's tag"),
+    Field::new(
+        "tag",
+        0,
+        32,
+        "the command's tag (bits 31–29, the queue pair's number on the engine's completion \
+         stream, are 0 in a completion ring)",
+    ),
     Field::new(
         "bytes",
         32,
@@ -156,6 +177,8 @@ pub struct Command {
     pub opcode: u8,
     pub flags: u8,
     pub conn: u16,
+    /// The engine's tag: the host's in bits 28–0, the queue pair's number in 31–29
+    /// ([`TAG_QP_SHIFT`]; 0 in a valid entry, written by the host interface).
     pub tag: u32,
     pub addr: u64,
     pub len: u32,
@@ -216,7 +239,7 @@ impl Command {
             opcode: get(&b, f, "opcode") as u8,
             flags: get(&b, f, "flags") as u8,
             conn: get(&b, f, "conn") as u16,
-            tag: get(&b, f, "tag") as u32,
+            tag: (get(&b, f, "tag") | get(&b, f, "queue_pair") << TAG_QP_SHIFT) as u32,
             addr: get(&b, f, "addr"),
             len: get(&b, f, "len") as u32,
             aux: get(&b, f, "aux"),
@@ -229,7 +252,8 @@ impl Command {
         put(&mut b, f, "opcode", self.opcode.into());
         put(&mut b, f, "flags", self.flags.into());
         put(&mut b, f, "conn", self.conn.into());
-        put(&mut b, f, "tag", self.tag.into());
+        put(&mut b, f, "tag", (self.tag & TAG_HOST_MASK).into());
+        put(&mut b, f, "queue_pair", (self.tag >> TAG_QP_SHIFT).into());
         put(&mut b, f, "addr", self.addr);
         put(&mut b, f, "len", self.len.into());
         put(&mut b, f, "aux", self.aux);
@@ -241,7 +265,7 @@ impl Command {
     pub fn decode(bytes: &[u8; COMMAND_BYTES]) -> Result<Command, EntryError> {
         let f = &COMMAND_FIELDS;
         let b = BitArray::<[u8; COMMAND_BYTES], Lsb0>::new(*bytes);
-        for name in ["flags", "reserved"] {
+        for name in ["flags", "queue_pair", "reserved"] {
             let value = get(&b, f, name);
             if value != 0 {
                 return Err(EntryError::NonZero { field: field(f, name).name, value });

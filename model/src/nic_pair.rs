@@ -47,7 +47,7 @@ enum Axil {
 pub struct NicPairStats {
     pub reg_reads: u64,
     pub reg_writes: u64,
-    /// Cycles in which `cq_event` was high.
+    /// Completion events (`cq_event` bits high, one per queue pair and cycle).
     pub events: u64,
 }
 
@@ -268,8 +268,8 @@ impl<N: CycleModel<In = NicIn, Out = NicOut>> NicPair<N> {
             };
             node.port.write_beat(n, o.m_axis_dmawr_addr, b, &mut node.mem);
         }
-        if o.cq_event {
-            node.stats.events += 1;
+        if o.cq_event != 0 {
+            node.stats.events += u64::from(o.cq_event.count_ones());
         }
         // The SAN.
         let mut so = EngineOut::default();

@@ -330,6 +330,10 @@ pub fn block_def(kind: BlockType) -> &'static BlockDef {
     }
 }
 
+/// The queue pairs of the host interface the HDL builds (a const generic there; the model
+/// takes any count in 1..=8).
+pub const QUEUE_PAIRS: u8 = 4;
+
 /// The host interface's own parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HostParams {
@@ -342,7 +346,7 @@ pub struct HostParams {
 
 impl Default for HostParams {
     fn default() -> Self {
-        HostParams { queue_pairs: 1, max_log2_size: 12 }
+        HostParams { queue_pairs: QUEUE_PAIRS, max_log2_size: 12 }
     }
 }
 

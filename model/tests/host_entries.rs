@@ -60,7 +60,7 @@ fn fields_sit_where_the_doc_says_little_endian() {
 
 proptest! {
     #[test]
-    fn commands_round_trip(op in 1u8..=9, conn: u16, tag: u32, addr: u64, len: u32, aux: u64) {
+    fn commands_round_trip(op in 1u8..=9, conn: u16, tag in 0..=TAG_HOST_MASK, addr: u64, len: u32, aux: u64) {
         let c = Command { opcode: op, flags: 0, conn, tag, addr, len, aux };
         prop_assert_eq!(Command::decode(&c.encode()), Ok(c));
     }
@@ -86,13 +86,22 @@ fn opcodes_at_and_past_their_limits() {
 #[test]
 fn reserved_bits_must_be_zero() {
     let good = Command { opcode: 1, ..Command::default() }.encode();
-    for (byte, field) in [(1, "flags"), (20, "reserved"), (23, "reserved")] {
+    // The tag's last valid bit is 28; 29, 30, 31 (byte 7, bits 5-7) are the queue pair's.
+    let top = Command { opcode: 1, tag: TAG_HOST_MASK, ..Command::default() };
+    assert_eq!(Command::decode(&top.encode()), Ok(top));
+    for (byte, field) in [(1, "flags"), (7, "queue_pair"), (20, "reserved"), (23, "reserved")] {
         let mut b = good;
-        b[byte] = 0x80;
+        b[byte] |= 0x80;
         assert!(
             matches!(Command::decode(&b), Err(EntryError::NonZero { field: f, .. }) if f == field)
         );
     }
+    let mut b = good;
+    b[7] = 0x20; // bit 29 of the tag: one past the host's
+    assert!(matches!(
+        Command::decode(&b),
+        Err(EntryError::NonZero { field: "queue_pair", value: 1 })
+    ));
     let mut b = Completion::default().encode();
     b[13] = 0b100;
     assert!(matches!(Completion::decode(&b), Err(EntryError::NonZero { .. })));

@@ -7,7 +7,7 @@
 use rand::Rng;
 use sanswitch_model::blocks::hostif::{self, cnt};
 use sanswitch_model::blocks::hostif_bench::HostIfBench;
-use sanswitch_model::host::{Command, Completion, Opcode};
+use sanswitch_model::host::{Command, Completion, Opcode, TAG_QP_SHIFT};
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::regs::{self, HostParams, qp};
 
@@ -74,13 +74,20 @@ fn registers_describe_the_device_and_refuse_holes() {
         v
     })
     .unwrap();
-    assert_eq!(found.len(), 3);
+    assert_eq!(found.len(), 2 + usize::from(regs::QUEUE_PAIRS));
     for (off, v) in regs::id_values(&EngineParams::default(), &HostParams::default()) {
         assert_eq!(b.read(off), (v, hostif::RESP_OKAY), "ID register {off:#x}");
     }
     // A hole inside a block, and past the last block: SLVERR, counted, and nothing hangs.
-    let holes =
-        [0x34, regs::ID_BLOCK.bytes + 0x14, b.qp + 0x3C, b.qp + 0x40, regs::SPACE_BYTES - 4];
+    let last = *b.qps.last().unwrap();
+    let holes = [
+        0x34,
+        regs::ID_BLOCK.bytes + 0x14,
+        b.qp + 0x3C,
+        last + 0x3C,
+        last + regs::QUEUE_PAIR_BLOCK.bytes,
+        regs::SPACE_BYTES - 4,
+    ];
     for (k, off) in holes.into_iter().enumerate() {
         assert_eq!(b.read(off).1, hostif::RESP_SLVERR, "read {off:#x}");
         assert_eq!(b.write(off, 1), hostif::RESP_SLVERR, "write {off:#x}");
@@ -269,4 +276,125 @@ fn disabling_the_submission_ring_mid_fetch_drops_the_fetch_cleanly() {
     b.write(q + qp::SQ_PROD, 1);
     b.idle(300);
     assert_eq!(&b.took[before..], [command(77)]);
+}
+
+/// Command `k` of queue pair `q`: its tag names both.
+fn qp_command(q: usize, k: u32) -> Command {
+    Command { tag: (q as u32) << 20 | k, conn: q as u16, ..command(k) }
+}
+
+#[test]
+fn queue_pairs_are_served_in_turn_and_each_gets_its_own_completions() {
+    for (seed, stall) in [(20, 0.0), (21, 0.4)] {
+        let mut b = Bench::new(seed, stall);
+        let nq = b.qps.len();
+        assert!(nq >= 2, "the default host interface has several queue pairs");
+        let (log2, n) = (5u32, 24u32);
+        for q in 0..nq {
+            b.setup_qp(q, log2, log2);
+            for k in 0..n {
+                b.put_entry_qp(q, log2, k, &qp_command(q, k).encode());
+            }
+        }
+        // Every doorbell rung before the first fetch can start (one write each).
+        for q in 0..nq {
+            assert_eq!(b.write(b.qps[q] + qp::SQ_PROD, n), hostif::RESP_OKAY);
+        }
+        b.idle(3_000);
+        assert_eq!(b.took.len(), nq * n as usize, "seed {seed}: every command reached the engine");
+        for q in 0..nq {
+            // The engine sees each queue pair's commands in order, the queue pair's number in
+            // the tag's top bits.
+            let seen: Vec<Command> =
+                b.took.iter().filter(|c| (c.tag >> TAG_QP_SHIFT) as usize == q).copied().collect();
+            let want: Vec<Command> = (0..n)
+                .map(|k| {
+                    let c = qp_command(q, k);
+                    Command { tag: c.tag | (q as u32) << TAG_QP_SHIFT, ..c }
+                })
+                .collect();
+            assert_eq!(seen, want, "seed {seed}: queue pair {q}'s commands");
+            // Its completion ring holds exactly its completions, in order, tags as submitted.
+            let got: Vec<Completion> = (0..n)
+                .map(|k| {
+                    let (c, phase) = Completion::decode_cq(&b.cq_entry_qp(q, log2, k)).unwrap();
+                    assert!(phase, "first lap");
+                    c
+                })
+                .collect();
+            let want: Vec<Completion> =
+                (0..n).map(|k| qp_command(q, k)).map(|c| Completion::of(&c, Ok(c.len))).collect();
+            assert_eq!(got, want, "seed {seed}: queue pair {q}'s completion ring");
+            assert_eq!(b.read(b.qps[q] + qp::CQ_PROD).0, n);
+        }
+        // Round robin: while every ring has entries, each run of as many bursts as there are
+        // queue pairs serves each of them once (downwards from the last one served).
+        let bursts: Vec<usize> =
+            b.took.iter().map(|c| (c.tag >> TAG_QP_SHIFT) as usize).fold(Vec::new(), |mut v, q| {
+                if v.last() != Some(&q) {
+                    v.push(q);
+                }
+                v
+            });
+        assert!(bursts.len() >= 3 * nq, "bursts of at most {} entries", hostif::FETCH_BURST);
+        for w in bursts.windows(2) {
+            assert_eq!(w[1], (w[0] + nq - 1) % nq, "seed {seed}: bursts {bursts:?}");
+        }
+    }
+}
+
+#[test]
+fn a_completion_for_no_queue_pair_is_dropped_and_counted() {
+    let mut b = Bench::new(22, 0.0);
+    for q in 0..b.qps.len() {
+        b.setup_qp(q, 3, 3);
+    }
+    let stray = Completion { tag: 7 << TAG_QP_SHIFT | 5, ..Completion::default() };
+    let last = Completion { tag: ((b.qps.len() as u32 - 1) << TAG_QP_SHIFT) | 6, ..stray };
+    b.owed.push_back((0, stray));
+    b.owed.push_back((0, last));
+    b.idle(50);
+    assert!(b.owed.is_empty(), "both taken");
+    assert_eq!(b.h.count(cnt::BAD_CPL_QP), 1);
+    assert_eq!(b.h.count(cnt::COMPLETED), 1, "the last queue pair's one is written");
+    let q = b.qps.len() - 1;
+    let (c, _) = Completion::decode_cq(&b.cq_entry_qp(q, 3, 0)).unwrap();
+    assert_eq!(c.tag, 6, "its queue pair's bits cleared");
+    for k in 0..q {
+        assert_eq!(b.read(b.qps[k] + qp::CQ_PROD).0, 0);
+    }
+}
+
+#[test]
+fn each_queue_pair_arms_its_own_event_and_a_full_ring_holds_only_what_goes_to_it() {
+    let mut b = Bench::new(23, 0.0);
+    let nq = b.qps.len();
+    for q in 0..nq {
+        b.setup_qp(q, 2, 1);
+    }
+    let last = nq - 1;
+    b.write(b.qps[last] + qp::CQ_CTRL, qp::CTRL_ENABLE | qp::CTRL_ARM);
+    // Queue pair 0 submits 4 commands into a completion ring of 2 it does not reap; the last
+    // queue pair submits 2.
+    for k in 0..4 {
+        b.put_entry_qp(0, 2, k, &qp_command(0, k).encode());
+    }
+    for k in 0..2 {
+        b.put_entry_qp(last, 2, k, &qp_command(last, k).encode());
+    }
+    b.write(b.qps[0] + qp::SQ_PROD, 4);
+    b.write(b.qps[last] + qp::SQ_PROD, 2);
+    b.idle(400);
+    assert_eq!(b.took.len(), 6);
+    assert_eq!(b.read(b.qps[0] + qp::CQ_PROD).0, 2, "queue pair 0's ring is full");
+    // Queue pair 0's third completion waits at the head of the engine's stream; the last
+    // queue pair's, behind it, wait too (documented), and nothing is lost.
+    assert_eq!(b.read(b.qps[last] + qp::CQ_PROD).0, 0);
+    assert_eq!(b.events, 0);
+    b.write(b.qps[0] + qp::CQ_CONS, 2);
+    b.idle(200);
+    assert_eq!(b.read(b.qps[0] + qp::CQ_PROD).0, 4);
+    assert_eq!(b.read(b.qps[last] + qp::CQ_PROD).0, 2);
+    assert_eq!(b.events_by_qp[last], 1, "the armed queue pair's bit, once");
+    assert_eq!(b.events, 1, "no other bit");
 }

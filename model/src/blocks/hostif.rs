@@ -1,7 +1,7 @@
 //! The host interface's cycle model: the register space of [`crate::regs`] behind an
-//! AXI4-Lite port, one queue pair's submission ring fetched from host memory into the
+//! AXI4-Lite port, the queue pairs' submission rings fetched from host memory into the
 //! engine's command stream, and the engine's completions written into the completion ring
-//! with their phase bit.
+//! of the queue pair each command came from, with their phase bit.
 //!
 //! # Data flow
 //! - **Registers** (`s_axil_*`): a write is taken when its address and data are both valid
@@ -9,33 +9,45 @@
 //!   taken when no answer is pending and answered two cycles later (the second cycle lets
 //!   the counter read port follow an `index` written just before). Undefined offsets answer
 //!   `SLVERR` and are counted; writes to read-only registers are ignored.
-//! - **Submission ring**: while enabled, not stopped, and behind the doorbell, one read
-//!   request (`m_axis_fetch_*`: bus address, bytes) for up to [`FETCH_BURST`] entries (never
-//!   across the ring's end, never more than the command FIFO has room for); its data beats
-//!   (`s_axis_fetch_*`, 64 bits, in order) are 4 per entry. An entry's last beat advances
-//!   `sq_cons` and pushes the command. An entry that does not decode (reserved bits set)
-//!   goes on with opcode 0, so the engine completes it with `WSAEINVAL` and its tag, and is
-//!   counted; an unknown opcode goes on as it is (the engine refuses it the same way).
+//! - **Submission rings**: one fetch at a time, for one queue pair. When no fetch is shown or
+//!   owed beats, the queue pair served is chosen round robin downwards: the highest-numbered
+//!   queue pair below the last one served whose ring is enabled, not stopped and behind its
+//!   doorbell, else the highest-numbered such queue pair (the last one served included).
+//!   Its read request (`m_axis_fetch_*`: bus address, bytes) asks for up to
+//!   [`FETCH_BURST`] entries (never across the ring's end, never more than the command FIFO
+//!   has room for); the data beats (`s_axis_fetch_*`, 64 bits, in order) are 4 per entry.
+//!   An entry's last beat advances that ring's `sq_cons` and pushes the command, its tag's
+//!   bits 31–29 set to the queue pair's number ([`TAG_QP_SHIFT`]). An entry that does not
+//!   decode (reserved bits set, those tag bits included) goes on with opcode 0, so the
+//!   engine completes it with `WSAEINVAL`, and is counted; an unknown opcode goes on as it
+//!   is (the engine refuses it the same way).
 //! - **Doorbell**: a write of `sq_prod` more than the ring's size ahead of `sq_cons` stops
 //!   the ring (`sq_ctrl` bit 8) and is counted; disabling the ring clears it (pointers back
-//!   to 0).
-//! - **Completion ring**: while enabled and not full (`cq_prod - cq_cons < size`), the
-//!   engine's completion is taken and written as two beats (`m_axis_cqwr_*`: the entry's
-//!   address held for both, beat `k` to `addr + 8k` as on the engine's write port, `tlast` on the second) at slot `cq_prod mod size` with its phase
+//!   to 0). Disabling a ring whose fetch is in flight takes that fetch's beats and drops them.
+//! - **Completion rings**: the engine's completion goes to the queue pair in its tag's bits
+//!   31–29. While that ring is enabled and not full (`cq_prod - cq_cons < size`), the
+//!   completion is taken and written, those tag bits cleared, as two beats
+//!   (`m_axis_cqwr_*`: the entry's address held for both, beat `k` to `addr + 8k` as on the
+//!   engine's write port, `tlast` on the second) at slot `cq_prod mod size` with its phase
 //!   ([`crate::regs::cq_phase`]); the last beat's acceptance advances `cq_prod` and, when
-//!   armed, raises `cq_event` for one cycle and disarms. A full or disabled ring holds the
-//!   engine's completions back (nothing is lost). A `cq_cons` write past `cq_prod` is
-//!   ignored and counted.
+//!   armed, raises that queue pair's bit of `cq_event` for one cycle and disarms. A full or
+//!   disabled ring holds the engine's completions back (nothing is lost; a queue pair that
+//!   does not reap blocks the others' completions behind it). A completion for a queue pair
+//!   that does not exist (only a broken engine gives one) is taken, dropped and counted. A
+//!   `cq_cons` write past `cq_prod` is ignored and counted.
 //! - **Counters**: the counter block's `index` drives the engine's counter read port
-//!   (`cnt_rd_index`); bank 3 ([`CNT_BANK`]) is this block's own ([`cnt`]).
+//!   (`cnt_rd_index`); bank 3 ([`CNT_BANK`]) is this block's own ([`cnt`]), summed over the
+//!   queue pairs.
 
 use crate::blocks::widgets::fifo::Fifo;
-use crate::host::{COMMAND_BYTES, COMPLETION_BYTES, Command, Completion, EntryError};
+use crate::host::{
+    COMMAND_BYTES, COMPLETION_BYTES, Command, Completion, EntryError, TAG_HOST_MASK, TAG_QP_SHIFT,
+};
 use crate::params::EngineParams;
 use crate::ports::CycleModel;
 use crate::regs::{
-    self, BlockType, COUNTER_BLOCK, HDR_NEXT, HDR_TYPE, HDR_VERSION, HostParams, ID_BLOCK,
-    QUEUE_PAIR_BLOCK, qp, ring_used,
+    self, BlockType, HDR_NEXT, HDR_TYPE, HDR_VERSION, HostParams, ID_BLOCK, QUEUE_PAIR_BLOCK,
+    block_def, qp, ring_used,
 };
 
 /// Entries one fetch asks for at most (and the command FIFO's depth).
@@ -57,7 +69,8 @@ pub mod cnt {
     pub const BAD_ENTRY: usize = 4;
     pub const BAD_REGISTER: usize = 5;
     pub const BAD_CQ_CONS: usize = 6;
-    pub const COUNT: usize = 7;
+    pub const BAD_CPL_QP: usize = 7;
+    pub const COUNT: usize = 8;
     pub const NAMES: [&str; COUNT] = [
         "commands fetched",
         "completions written",
@@ -66,6 +79,7 @@ pub mod cnt {
         "bad entries",
         "bad register accesses",
         "cq_cons past cq_prod",
+        "completions for no queue pair",
     ];
 }
 
@@ -132,8 +146,9 @@ crate::ports! {
         m_axis_cmd_aux: u64 = 64,
         s_axis_cpl_tready: bool = 1,
         cnt_rd_index: u8 = 8,
-        /// One cycle high when an armed completion ring gets an entry.
-        cq_event: bool = 1,
+        /// Bit `k` is high for one cycle when queue pair `k`'s armed completion ring gets an
+        /// entry.
+        cq_event: u8 = 8,
     }
 }
 
@@ -171,14 +186,32 @@ impl Ring {
     }
 }
 
+/// One queue pair's rings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Qp {
+    sq: Ring,
+    cq: Ring,
+}
+
+impl Qp {
+    /// The submission ring has entries to fetch.
+    fn sq_work(&self) -> bool {
+        self.sq.enable && self.sq.err == 0 && self.sq.prod != self.sq.cons
+    }
+    fn cq_room(&self) -> bool {
+        self.cq.enable && ring_used(self.cq.prod, self.cq.cons) < self.cq.size()
+    }
+}
+
 /// The host interface.
 #[derive(Clone, Debug)]
 pub struct HostIf {
     ids: Vec<(u32, u32)>,
+    /// Where each block of the register space sits.
+    blocks: Vec<(u32, BlockType, u32)>,
     qp_base: u32,
     max_log2: u8,
-    sq: Ring,
-    cq: Ring,
+    qps: Vec<Qp>,
     cnt_index: u8,
     counts: [u32; cnt::COUNT],
     /// A write answer pending (`bvalid`) and its response.
@@ -186,6 +219,8 @@ pub struct HostIf {
     /// A read taken, answered next cycle (address), then the answer pending (`rvalid`).
     ar: Option<u16>,
     r: Option<(u32, u8)>,
+    /// The queue pair of the fetch shown or in flight, or the last one served.
+    fetch_qp: usize,
     /// Entries of the fetch in flight not yet arrived, and the beats of the entry arriving.
     fetch_left: u32,
     fetch_req: Option<(u64, u32)>,
@@ -193,19 +228,26 @@ pub struct HostIf {
     fetch_drop: bool,
     beats: Vec<u64>,
     cmds: Fifo<Command>,
-    /// The completion being written and the beat of it on the port.
-    cq_wr: Option<([u8; COMPLETION_BYTES], u64, usize)>,
-    event: bool,
+    /// The completion being written, its queue pair and the beat of it on the port.
+    cq_wr: Option<([u8; COMPLETION_BYTES], u64, usize, usize)>,
+    event: u8,
 }
 
 impl HostIf {
     pub fn new(p: &EngineParams, h: &HostParams) -> Self {
         h.validate().expect("valid host interface parameters");
-        assert_eq!(h.queue_pairs, 1, "the host interface model has one queue pair");
+        let layout = regs::layout(h);
+        let blocks = layout
+            .iter()
+            .enumerate()
+            .map(|(k, (base, def))| (*base, def.kind, layout.get(k + 1).map_or(0, |n| n.0)))
+            .collect();
         HostIf {
             ids: regs::id_values(p, h),
-            qp_base: regs::layout(h)[2].0,
+            blocks,
+            qp_base: layout[2].0,
             max_log2: h.max_log2_size,
+            qps: vec![Qp::default(); h.queue_pairs.into()],
             ..HostIf::blank()
         }
     }
@@ -213,22 +255,23 @@ impl HostIf {
     fn blank() -> Self {
         HostIf {
             ids: Vec::new(),
+            blocks: Vec::new(),
             qp_base: 0,
             max_log2: 1,
-            sq: Ring::default(),
-            cq: Ring::default(),
+            qps: Vec::new(),
             cnt_index: 0,
             counts: [0; cnt::COUNT],
             b: None,
             ar: None,
             r: None,
+            fetch_qp: 0,
             fetch_left: 0,
             fetch_req: None,
             fetch_drop: false,
             beats: Vec::with_capacity(BEATS_PER_CMD),
             cmds: Fifo::new(FETCH_BURST as usize),
             cq_wr: None,
-            event: false,
+            event: 0,
         }
     }
 
@@ -241,52 +284,55 @@ impl HostIf {
         self.counts[i] = self.counts[i].saturating_add(1);
     }
 
-    /// The register at `off`, or `None` when nothing is there.
-    fn read_reg(&self, off: u32, cnt_rd_data: u32) -> Option<u32> {
-        let l =
-            [(0, &ID_BLOCK), (ID_BLOCK.bytes, &COUNTER_BLOCK), (self.qp_base, &QUEUE_PAIR_BLOCK)];
-        for (k, (base, def)) in l.iter().enumerate() {
-            if off < *base || off >= base + def.bytes {
-                continue;
-            }
-            let r = off - base;
-            let next = l.get(k + 1).map_or(0, |n| n.0);
-            return match r {
-                HDR_TYPE => Some(def.kind as u32),
-                HDR_VERSION => Some(def.version),
-                HDR_NEXT => Some(next),
-                _ => match def.kind {
-                    BlockType::Id => self.ids.iter().find(|(o, _)| *o == off).map(|x| x.1),
-                    BlockType::Counters => match r {
-                        regs::cnt::INDEX => Some(self.cnt_index.into()),
-                        regs::cnt::DATA => Some(if self.cnt_index >> 5 == CNT_BANK {
-                            self.counts.get(usize::from(self.cnt_index & 31)).copied().unwrap_or(0)
-                        } else {
-                            cnt_rd_data
-                        }),
-                        _ => None,
-                    },
-                    BlockType::QueuePair => self.qp_read(r),
-                },
-            };
-        }
-        None
+    /// The queue pair a register offset falls in, and the offset inside its block.
+    fn qp_at(&self, off: u32) -> Option<(usize, u32)> {
+        let r = off.checked_sub(self.qp_base)?;
+        let k = (r / QUEUE_PAIR_BLOCK.bytes) as usize;
+        (k < self.qps.len()).then_some((k, r % QUEUE_PAIR_BLOCK.bytes))
     }
 
-    fn qp_read(&self, r: u32) -> Option<u32> {
+    /// The register at `off`, or `None` when nothing is there.
+    fn read_reg(&self, off: u32, cnt_rd_data: u32) -> Option<u32> {
+        let (base, kind, next) =
+            *self.blocks.iter().find(|(b, k, _)| off >= *b && off < b + block_def(*k).bytes)?;
+        let r = off - base;
+        match r {
+            HDR_TYPE => Some(kind as u32),
+            HDR_VERSION => Some(block_def(kind).version),
+            HDR_NEXT => Some(next),
+            _ => match kind {
+                BlockType::Id => self.ids.iter().find(|(o, _)| *o == off).map(|x| x.1),
+                BlockType::Counters => match r {
+                    regs::cnt::INDEX => Some(self.cnt_index.into()),
+                    regs::cnt::DATA => Some(if self.cnt_index >> 5 == CNT_BANK {
+                        self.counts.get(usize::from(self.cnt_index & 31)).copied().unwrap_or(0)
+                    } else {
+                        cnt_rd_data
+                    }),
+                    _ => None,
+                },
+                BlockType::QueuePair => {
+                    let (k, r) = self.qp_at(off)?;
+                    Self::qp_read(&self.qps[k], r)
+                }
+            },
+        }
+    }
+
+    fn qp_read(q: &Qp, r: u32) -> Option<u32> {
         Some(match r {
-            qp::SQ_BASE_LO => self.sq.base as u32,
-            qp::SQ_BASE_HI => (self.sq.base >> 32) as u32,
-            qp::SQ_LOG2_SIZE => self.sq.log2.into(),
-            qp::SQ_PROD => self.sq.prod,
-            qp::SQ_CONS => self.sq.cons,
-            qp::SQ_CTRL => self.sq.ctrl(),
-            qp::CQ_BASE_LO => self.cq.base as u32,
-            qp::CQ_BASE_HI => (self.cq.base >> 32) as u32,
-            qp::CQ_LOG2_SIZE => self.cq.log2.into(),
-            qp::CQ_PROD => self.cq.prod,
-            qp::CQ_CONS => self.cq.cons,
-            qp::CQ_CTRL => self.cq.ctrl(),
+            qp::SQ_BASE_LO => q.sq.base as u32,
+            qp::SQ_BASE_HI => (q.sq.base >> 32) as u32,
+            qp::SQ_LOG2_SIZE => q.sq.log2.into(),
+            qp::SQ_PROD => q.sq.prod,
+            qp::SQ_CONS => q.sq.cons,
+            qp::SQ_CTRL => q.sq.ctrl(),
+            qp::CQ_BASE_LO => q.cq.base as u32,
+            qp::CQ_BASE_HI => (q.cq.base >> 32) as u32,
+            qp::CQ_LOG2_SIZE => q.cq.log2.into(),
+            qp::CQ_PROD => q.cq.prod,
+            qp::CQ_CONS => q.cq.cons,
+            qp::CQ_CTRL => q.cq.ctrl(),
             _ => return None,
         })
     }
@@ -299,49 +345,51 @@ impl HostIf {
         if off == ID_BLOCK.bytes + regs::cnt::INDEX {
             self.cnt_index = v as u8;
         }
-        if off < self.qp_base {
+        let Some((k, r)) = self.qp_at(off) else {
             return true; // read only
-        }
+        };
         let log2 = v.clamp(1, self.max_log2.into()) as u8;
-        match off - self.qp_base {
-            qp::SQ_BASE_LO if !self.sq.enable => {
-                self.sq.base = (self.sq.base & !0xFFFF_FFFF) | u64::from(v)
+        let in_flight = k == self.fetch_qp && (self.fetch_left != 0 || self.fetch_req.is_some());
+        let q = &mut self.qps[k];
+        let mut bump = None;
+        match r {
+            qp::SQ_BASE_LO if !q.sq.enable => q.sq.base = (q.sq.base & !0xFFFF_FFFF) | u64::from(v),
+            qp::SQ_BASE_HI if !q.sq.enable => {
+                q.sq.base = (q.sq.base & 0xFFFF_FFFF) | (u64::from(v) << 32)
             }
-            qp::SQ_BASE_HI if !self.sq.enable => {
-                self.sq.base = (self.sq.base & 0xFFFF_FFFF) | (u64::from(v) << 32)
-            }
-            qp::SQ_LOG2_SIZE if !self.sq.enable => self.sq.log2 = log2,
-            qp::SQ_PROD if self.sq.enable && self.sq.err == 0 => {
-                self.bump(cnt::DOORBELLS);
-                if ring_used(v, self.sq.cons) > self.sq.size() {
-                    self.sq.err |= qp::CTRL_ERR_DOORBELL;
-                    self.bump(cnt::DOORBELL_BEYOND_RING);
+            qp::SQ_LOG2_SIZE if !q.sq.enable => q.sq.log2 = log2,
+            qp::SQ_PROD if q.sq.enable && q.sq.err == 0 => {
+                if ring_used(v, q.sq.cons) > q.sq.size() {
+                    q.sq.err |= qp::CTRL_ERR_DOORBELL;
+                    bump = Some(cnt::DOORBELL_BEYOND_RING);
                 } else {
-                    self.sq.prod = v & 0xFFFF;
+                    q.sq.prod = v & 0xFFFF;
                 }
+                self.bump(cnt::DOORBELLS);
             }
             qp::SQ_CTRL => {
-                self.sq.ctrl_write(v & qp::CTRL_ENABLE);
-                if !self.sq.enable && (self.fetch_left != 0 || self.fetch_req.is_some()) {
+                q.sq.ctrl_write(v & qp::CTRL_ENABLE);
+                if !q.sq.enable && in_flight {
                     self.fetch_drop = true;
                 }
             }
-            qp::CQ_BASE_LO if !self.cq.enable => {
-                self.cq.base = (self.cq.base & !0xFFFF_FFFF) | u64::from(v)
+            qp::CQ_BASE_LO if !q.cq.enable => q.cq.base = (q.cq.base & !0xFFFF_FFFF) | u64::from(v),
+            qp::CQ_BASE_HI if !q.cq.enable => {
+                q.cq.base = (q.cq.base & 0xFFFF_FFFF) | (u64::from(v) << 32)
             }
-            qp::CQ_BASE_HI if !self.cq.enable => {
-                self.cq.base = (self.cq.base & 0xFFFF_FFFF) | (u64::from(v) << 32)
-            }
-            qp::CQ_LOG2_SIZE if !self.cq.enable => self.cq.log2 = log2,
-            qp::CQ_CONS if self.cq.enable => {
-                if ring_used(self.cq.prod, v) > self.cq.size() {
-                    self.bump(cnt::BAD_CQ_CONS);
+            qp::CQ_LOG2_SIZE if !q.cq.enable => q.cq.log2 = log2,
+            qp::CQ_CONS if q.cq.enable => {
+                if ring_used(q.cq.prod, v) > q.cq.size() {
+                    bump = Some(cnt::BAD_CQ_CONS);
                 } else {
-                    self.cq.cons = v & 0xFFFF;
+                    q.cq.cons = v & 0xFFFF;
                 }
             }
-            qp::CQ_CTRL => self.cq.ctrl_write(v),
+            qp::CQ_CTRL => q.cq.ctrl_write(v),
             _ => {} // read only, or a ring's setup while it runs: ignored
+        }
+        if let Some(c) = bump {
+            self.bump(c);
         }
         true
     }
@@ -349,16 +397,30 @@ impl HostIf {
     fn reset(&mut self) {
         let blank = HostIf {
             ids: std::mem::take(&mut self.ids),
+            blocks: std::mem::take(&mut self.blocks),
             qp_base: self.qp_base,
             max_log2: self.max_log2,
+            qps: vec![Qp::default(); self.qps.len()],
             ..HostIf::blank()
         };
         *self = blank;
     }
 
-    /// The next fetch to request, if one is due.
-    fn fetch_due(&self) -> Option<(u64, u32)> {
-        let s = &self.sq;
+    /// The queue pair the fetch serves this cycle: the one in flight, else the next with
+    /// work, round robin downwards from the last one served.
+    fn fetch_sel(&self) -> usize {
+        if self.fetch_left != 0 || self.fetch_req.is_some() {
+            return self.fetch_qp;
+        }
+        let below = (0..self.fetch_qp).rev().find(|&k| self.qps[k].sq_work());
+        below
+            .or_else(|| (0..self.qps.len()).rev().find(|&k| self.qps[k].sq_work()))
+            .unwrap_or(self.fetch_qp)
+    }
+
+    /// The next fetch to request, if one is due, for queue pair `k`.
+    fn fetch_due(&self, k: usize) -> Option<(u64, u32)> {
+        let s = &self.qps[k].sq;
         if !s.enable || s.err != 0 || self.fetch_left != 0 || self.fetch_req.is_some() {
             return None;
         }
@@ -371,7 +433,7 @@ impl HostIf {
 
     fn cpl_of(i: &HostIfIn) -> Completion {
         Completion {
-            tag: i.s_axis_cpl_tag,
+            tag: i.s_axis_cpl_tag & TAG_HOST_MASK,
             bytes: i.s_axis_cpl_bytes,
             conn: i.s_axis_cpl_conn,
             status: i.s_axis_cpl_status,
@@ -381,8 +443,9 @@ impl HostIf {
         }
     }
 
-    fn cq_room(&self) -> bool {
-        self.cq.enable && ring_used(self.cq.prod, self.cq.cons) < self.cq.size()
+    /// The queue pair the engine's completion is for (may not exist).
+    fn cpl_qp(i: &HostIfIn) -> usize {
+        (i.s_axis_cpl_tag >> TAG_QP_SHIFT) as usize
     }
 }
 
@@ -391,6 +454,7 @@ impl CycleModel for HostIf {
     type Out = HostIfOut;
 
     fn outputs(&self, i: &HostIfIn) -> HostIfOut {
+        let cq = Self::cpl_qp(i);
         let mut o = HostIfOut {
             s_axil_awready: self.b.is_none() && i.s_axil_awvalid && i.s_axil_wvalid,
             s_axil_bvalid: self.b.is_some(),
@@ -402,16 +466,16 @@ impl CycleModel for HostIf {
             s_axis_fetch_tready: self.fetch_left != 0,
             cnt_rd_index: self.cnt_index,
             cq_event: self.event,
-            s_axis_cpl_tready: self.cq_wr.is_none() && self.cq_room(),
+            s_axis_cpl_tready: self.cq_wr.is_none() && self.qps.get(cq).is_none_or(|q| q.cq_room()),
             ..HostIfOut::default()
         };
         o.s_axil_wready = o.s_axil_awready;
-        if let Some((addr, n)) = self.fetch_req.or_else(|| self.fetch_due()) {
+        if let Some((addr, n)) = self.fetch_req.or_else(|| self.fetch_due(self.fetch_sel())) {
             o.m_axis_fetch_tvalid = true;
             o.m_axis_fetch_addr = addr;
             o.m_axis_fetch_len = n * COMMAND_BYTES as u32;
         }
-        if let Some((bytes, addr, beat)) = &self.cq_wr {
+        if let Some((bytes, addr, _, beat)) = &self.cq_wr {
             o.m_axis_cqwr_tvalid = true;
             o.m_axis_cqwr_addr = *addr;
             o.m_axis_cqwr_tdata =
@@ -437,7 +501,8 @@ impl CycleModel for HostIf {
             return;
         }
         let o = self.outputs(i);
-        self.event = false;
+        let sel = self.fetch_sel();
+        self.event = 0;
 
         // Register port.
         if o.s_axil_bvalid && i.s_axil_bready {
@@ -459,28 +524,36 @@ impl CycleModel for HostIf {
             self.ar = Some(i.s_axil_araddr & !3);
         }
 
-        // Completion ring: a beat out, or the next completion in.
-        if let Some((bytes, addr, beat)) = self.cq_wr {
+        // Completion rings: a beat out, or the next completion in.
+        if let Some((bytes, addr, k, beat)) = self.cq_wr {
             if i.m_axis_cqwr_tready {
                 if beat + 1 < COMPLETION_BYTES / 8 {
-                    self.cq_wr = Some((bytes, addr, beat + 1));
+                    self.cq_wr = Some((bytes, addr, k, beat + 1));
                 } else {
                     self.cq_wr = None;
-                    self.cq.prod = (self.cq.prod + 1) & 0xFFFF;
-                    self.bump(cnt::COMPLETED);
-                    if self.cq.arm {
-                        self.cq.arm = false;
-                        self.event = true;
+                    let cq = &mut self.qps[k].cq;
+                    cq.prod = (cq.prod + 1) & 0xFFFF;
+                    if cq.arm {
+                        cq.arm = false;
+                        self.event |= 1 << k;
                     }
+                    self.bump(cnt::COMPLETED);
                 }
             }
         } else if o.s_axis_cpl_tready && i.s_axis_cpl_tvalid {
-            let phase = regs::cq_phase(self.cq.prod, self.cq.log2);
-            let bytes = Self::cpl_of(i).encode_cq(phase);
-            self.cq_wr = Some((bytes, self.cq.slot_addr(self.cq.prod, COMPLETION_BYTES), 0));
+            let k = Self::cpl_qp(i);
+            match self.qps.get(k) {
+                Some(q) => {
+                    let phase = regs::cq_phase(q.cq.prod, q.cq.log2);
+                    let bytes = Self::cpl_of(i).encode_cq(phase);
+                    let addr = q.cq.slot_addr(q.cq.prod, COMPLETION_BYTES);
+                    self.cq_wr = Some((bytes, addr, k, 0));
+                }
+                None => self.bump(cnt::BAD_CPL_QP),
+            }
         }
 
-        // Commands to the engine, entries from the ring.
+        // Commands to the engine, entries from the ring being fetched.
         let pop = o.m_axis_cmd_tvalid && i.m_axis_cmd_tready;
         let mut push = None;
         if o.s_axis_fetch_tready && i.s_axis_fetch_tvalid {
@@ -492,7 +565,7 @@ impl CycleModel for HostIf {
                 }
                 if !self.fetch_drop {
                     let raw = Command::decode_unchecked(&e);
-                    push = Some(match Command::decode(&e) {
+                    let mut c = match Command::decode(&e) {
                         Ok(c) => c,
                         // The engine refuses it, with its tag.
                         Err(EntryError::UnknownOpcode(_)) => raw,
@@ -500,8 +573,11 @@ impl CycleModel for HostIf {
                             self.bump(cnt::BAD_ENTRY);
                             Command { opcode: 0, flags: 0, ..raw }
                         }
-                    });
-                    self.sq.cons = (self.sq.cons + 1) & 0xFFFF;
+                    };
+                    c.tag = (c.tag & TAG_HOST_MASK) | ((self.fetch_qp as u32) << TAG_QP_SHIFT);
+                    push = Some(c);
+                    let sq = &mut self.qps[self.fetch_qp].sq;
+                    sq.cons = (sq.cons + 1) & 0xFFFF;
                     self.bump(cnt::FETCHED);
                 }
                 self.fetch_left -= 1;
@@ -510,7 +586,8 @@ impl CycleModel for HostIf {
                 }
             }
         }
-        if self.fetch_req.is_some() || o.m_axis_fetch_tvalid {
+        if o.m_axis_fetch_tvalid {
+            self.fetch_qp = sel;
             if i.m_axis_fetch_tready {
                 self.fetch_left = o.m_axis_fetch_len / COMMAND_BYTES as u32;
                 self.fetch_req = None;

@@ -16,9 +16,11 @@ use crate::params::EngineParams;
 use crate::ports::CycleModel;
 use crate::regs::{self, HostParams, qp};
 
-/// Where the bench's rings live in its host memory.
+/// Where the bench's rings live in its host memory: queue pair `k`'s at these plus
+/// `k` * [`QP_STRIDE`].
 pub const SQ_BASE: u64 = 0x1_0000_1000;
 pub const CQ_BASE: u64 = 0x2_0000_0000;
+pub const QP_STRIDE: u64 = 0x10_0000;
 
 /// The bench, around the host interface's model or anything with its ports (its Verilog).
 pub struct HostIfBench<H = HostIf> {
@@ -37,8 +39,12 @@ pub struct HostIfBench<H = HostIf> {
     /// Beat index within the completion write burst.
     pub cq_beat: u64,
     pub events: u32,
+    /// Events by queue pair (`cq_event`'s bits).
+    pub events_by_qp: [u32; 8],
     pub cycle: u64,
+    /// Queue pair 0's register block, and every queue pair's.
     pub qp: u32,
+    pub qps: Vec<u32>,
     pub cnt_data: u32,
     /// The stand-in engine completes a command up to this many cycles after taking it.
     pub max_delay: u64,
@@ -72,8 +78,10 @@ impl<H: CycleModel<In = HostIfIn, Out = HostIfOut>> HostIfBench<H> {
             cq_writes: Vec::new(),
             cq_beat: 0,
             events: 0,
+            events_by_qp: [0; 8],
             cycle: 0,
             qp: regs::layout(&hp)[2].0,
+            qps: regs::layout(&hp)[2..].iter().map(|b| b.0).collect(),
             cnt_data: 0,
             max_delay: 20,
             fetch_at: Vec::new(),
@@ -83,15 +91,21 @@ impl<H: CycleModel<In = HostIfIn, Out = HostIfOut>> HostIfBench<H> {
         }
     }
 
-    /// Sets up and enables both rings at [`SQ_BASE`] and [`CQ_BASE`].
+    /// Sets up and enables queue pair 0's rings at [`SQ_BASE`] and [`CQ_BASE`].
     pub fn setup(&mut self, sq_log2: u32, cq_log2: u32) {
-        let q = self.qp;
+        self.setup_qp(0, sq_log2, cq_log2);
+    }
+
+    /// Sets up and enables queue pair `k`'s rings.
+    pub fn setup_qp(&mut self, k: usize, sq_log2: u32, cq_log2: u32) {
+        let q = self.qps[k];
+        let (sq, cq) = (SQ_BASE + k as u64 * QP_STRIDE, CQ_BASE + k as u64 * QP_STRIDE);
         for (r, v) in [
-            (qp::SQ_BASE_LO, SQ_BASE as u32),
-            (qp::SQ_BASE_HI, (SQ_BASE >> 32) as u32),
+            (qp::SQ_BASE_LO, sq as u32),
+            (qp::SQ_BASE_HI, (sq >> 32) as u32),
             (qp::SQ_LOG2_SIZE, sq_log2),
-            (qp::CQ_BASE_LO, CQ_BASE as u32),
-            (qp::CQ_BASE_HI, (CQ_BASE >> 32) as u32),
+            (qp::CQ_BASE_LO, cq as u32),
+            (qp::CQ_BASE_HI, (cq >> 32) as u32),
             (qp::CQ_LOG2_SIZE, cq_log2),
             (qp::SQ_CTRL, qp::CTRL_ENABLE),
             (qp::CQ_CTRL, qp::CTRL_ENABLE),
@@ -100,17 +114,31 @@ impl<H: CycleModel<In = HostIfIn, Out = HostIfOut>> HostIfBench<H> {
         }
     }
 
-    /// Writes submission entry `index` of a ring of `2^log2`.
+    /// Writes submission entry `index` of queue pair 0's ring of `2^log2`.
     pub fn put_entry(&mut self, log2: u32, index: u32, bytes: &[u8; COMMAND_BYTES]) {
-        let at = SQ_BASE + u64::from(index & ((1 << log2) - 1)) * COMMAND_BYTES as u64;
+        self.put_entry_qp(0, log2, index, bytes);
+    }
+
+    /// Writes submission entry `index` of queue pair `k`'s ring of `2^log2`.
+    pub fn put_entry_qp(&mut self, k: usize, log2: u32, index: u32, bytes: &[u8; COMMAND_BYTES]) {
+        let at = SQ_BASE
+            + k as u64 * QP_STRIDE
+            + u64::from(index & ((1 << log2) - 1)) * COMMAND_BYTES as u64;
         for (k, b) in bytes.iter().enumerate() {
             self.mem.insert(at + k as u64, *b);
         }
     }
 
-    /// Completion entry `index` of a ring of `2^log2`, as in host memory.
+    /// Completion entry `index` of queue pair 0's ring of `2^log2`, as in host memory.
     pub fn cq_entry(&self, log2: u32, index: u32) -> [u8; COMPLETION_BYTES] {
-        let at = CQ_BASE + u64::from(index & ((1 << log2) - 1)) * COMPLETION_BYTES as u64;
+        self.cq_entry_qp(0, log2, index)
+    }
+
+    /// Completion entry `index` of queue pair `k`'s ring of `2^log2`, as in host memory.
+    pub fn cq_entry_qp(&self, k: usize, log2: u32, index: u32) -> [u8; COMPLETION_BYTES] {
+        let at = CQ_BASE
+            + k as u64 * QP_STRIDE
+            + u64::from(index & ((1 << log2) - 1)) * COMPLETION_BYTES as u64;
         std::array::from_fn(|k| self.mem.get(&(at + k as u64)).copied().unwrap_or(0))
     }
 
@@ -193,8 +221,11 @@ impl<H: CycleModel<In = HostIfIn, Out = HostIfOut>> HostIfBench<H> {
             self.owed.pop_front();
             self.cpl_at.push(self.cycle);
         }
-        if o.cq_event {
-            self.events += 1;
+        if o.cq_event != 0 {
+            self.events += o.cq_event.count_ones();
+            for (k, n) in self.events_by_qp.iter_mut().enumerate() {
+                *n += u32::from(o.cq_event >> k & 1);
+            }
         }
         // The engine's counter port: registered, one cycle.
         self.cnt_data = 0xC000_0000 | u32::from(o.cnt_rd_index);

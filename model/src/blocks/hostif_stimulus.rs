@@ -1,34 +1,50 @@
-//! Random stimulus for the host interface's lockstep: a host that programs the rings, rings
-//! doorbells (some beyond the ring), returns completion entries (some past the producer),
-//! arms the ring, disables and re-enables it, and pokes holes in the register space; host
-//! memory that answers fetches (entries some with reserved bits set or unknown opcodes); an
-//! engine that takes commands and offers completions; random backpressure everywhere.
+//! Random stimulus for the host interface's lockstep: a host that programs every queue
+//! pair's rings, rings doorbells (some beyond the ring), returns completion entries (some
+//! past the producer), arms the rings, disables and re-enables them, and pokes holes in the
+//! register space; host memory that answers fetches (entries some with reserved bits set or
+//! unknown opcodes); an engine that takes commands and offers completions for every queue
+//! pair (now and then for one that does not exist); random backpressure everywhere.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::hostif::{HostIfIn, HostIfOut};
-use crate::host::{COMMAND_BYTES, Command};
+use crate::host::{COMMAND_BYTES, Command, TAG_HOST_MASK, TAG_QP_SHIFT};
 use crate::ports::Stimulus;
 use crate::regs::{self, HostParams, qp};
+
+/// The host's view of one queue pair: log2 sizes, doorbell and completion pointers.
+#[derive(Clone, Copy, Debug)]
+struct HostQp {
+    sq_log2: u32,
+    cq_log2: u32,
+    prod: u32,
+    cq_seen: u32,
+}
+
+impl HostQp {
+    fn new() -> Self {
+        HostQp { sq_log2: 3, cq_log2: 3, prod: 0, cq_seen: 0 }
+    }
+}
 
 /// The stimulus.
 pub struct HostIfDriver {
     rng: ChaCha8Rng,
-    qp: u32,
+    /// Each queue pair's register block.
+    qp_bases: Vec<u32>,
+    /// The register space's end (reads and writes go a little past it).
+    space: u32,
     /// Probability that a valid or ready the stimulus drives is high in a cycle.
     pub rate: f64,
     /// The register access being offered (write: offset and value; read: offset).
     wr: Option<(u16, u32)>,
     rd: Option<u16>,
-    /// The host's view: log2 sizes, doorbell and completion pointers.
-    sq_log2: u32,
-    cq_log2: u32,
-    prod: u32,
-    cq_seen: u32,
-    cq_cons: u32,
+    qps: Vec<HostQp>,
     /// Fetches taken and the beats still owed: (address of the next beat, beats left).
     fetch: std::collections::VecDeque<(u64, u32)>,
+    /// The queue pairs of the completions taken and not yet written.
+    cq_pending: std::collections::VecDeque<usize>,
     cpl_valid: bool,
     cpl: [u64; 2],
 }
@@ -48,7 +64,7 @@ pub fn entry_at(addr: u64) -> [u8; COMMAND_BYTES] {
         opcode: if r % 13 == 0 { 42 } else { (r % 9) as u8 + 1 },
         flags: 0,
         conn: (r >> 8) as u16 % 20,
-        tag: (r >> 16) as u32,
+        tag: (r >> 16) as u32 & TAG_HOST_MASK,
         addr: next(),
         len: next() as u32,
         aux: next(),
@@ -57,25 +73,27 @@ pub fn entry_at(addr: u64) -> [u8; COMMAND_BYTES] {
     match r % 17 {
         0 => e[1] = 1,     // flags
         1 => e[22] = 0x80, // the reserved word
+        2 => e[7] |= 0x40, // the queue pair's bits of the tag
         _ => {}
     }
     e
 }
 
 impl HostIfDriver {
-    pub fn new(seed: u64) -> Self {
+    /// A host of the interface `h` describes.
+    pub fn new(seed: u64, h: &HostParams) -> Self {
+        let layout = regs::layout(h);
+        let (last, def) = layout[layout.len() - 1];
         HostIfDriver {
             rng: ChaCha8Rng::seed_from_u64(seed),
-            qp: regs::layout(&HostParams::default())[2].0,
+            qp_bases: layout[2..].iter().map(|b| b.0).collect(),
+            space: last + def.bytes,
             rate: 0.7,
             wr: None,
             rd: None,
-            sq_log2: 3,
-            cq_log2: 3,
-            prod: 0,
-            cq_seen: 0,
-            cq_cons: 0,
+            qps: vec![HostQp::new(); h.queue_pairs.into()],
             fetch: Default::default(),
+            cq_pending: Default::default(),
             cpl_valid: false,
             cpl: [0; 2],
         }
@@ -87,9 +105,11 @@ impl HostIfDriver {
 
     /// The host's next register access.
     fn pick_access(&mut self) {
-        let q = self.qp;
+        let n = self.rng.gen_range(0..self.qps.len());
+        let q = self.qp_bases[n];
+        let h = &mut self.qps[n];
         let k = self.rng.gen_range(0..100);
-        let size = 1u32 << self.sq_log2;
+        let size = 1u32 << h.sq_log2;
         let (off, v) = match k {
             0..=29 => {
                 // A doorbell for a few more entries; now and then one past the ring (the
@@ -99,17 +119,16 @@ impl HostIfDriver {
                 } else {
                     self.rng.gen_range(0..=size / 2 + 1)
                 };
-                let v = (self.prod + n) & 0xFFFF;
+                let v = (h.prod + n) & 0xFFFF;
                 if n <= size {
-                    self.prod = v;
+                    h.prod = v;
                 }
                 (q + qp::SQ_PROD, v)
             }
             30..=49 => {
                 // Completion entries back: those seen, now and then one too many.
                 let extra = u32::from(self.rng.gen_bool(0.05));
-                self.cq_cons = self.cq_seen;
-                (q + qp::CQ_CONS, (self.cq_seen + extra) & 0xFFFF)
+                (q + qp::CQ_CONS, (h.cq_seen + extra) & 0xFFFF)
             }
             50..=54 => {
                 let arm = if self.rng.gen_bool(0.5) { qp::CTRL_ARM } else { 0 };
@@ -117,23 +136,22 @@ impl HostIfDriver {
             }
             55..=57 => {
                 // Disable a ring (pointers back to 0), then set it up again later.
-                self.prod = 0;
+                h.prod = 0;
                 if self.rng.gen_bool(0.5) {
                     (q + qp::SQ_CTRL, 0)
                 } else {
-                    self.cq_seen = 0;
-                    self.cq_cons = 0;
+                    h.cq_seen = 0;
                     (q + qp::CQ_CTRL, 0)
                 }
             }
             58..=61 => (q + qp::SQ_CTRL, qp::CTRL_ENABLE),
             62..=64 => {
-                self.sq_log2 = self.rng.gen_range(0..=5);
-                (q + qp::SQ_LOG2_SIZE, self.sq_log2)
+                h.sq_log2 = self.rng.gen_range(0..=5);
+                (q + qp::SQ_LOG2_SIZE, h.sq_log2)
             }
             65..=67 => {
-                self.cq_log2 = self.rng.gen_range(0..=4);
-                (q + qp::CQ_LOG2_SIZE, self.cq_log2)
+                h.cq_log2 = self.rng.gen_range(0..=4);
+                (q + qp::CQ_LOG2_SIZE, h.cq_log2)
             }
             68..=71 => {
                 let r = [qp::SQ_BASE_LO, qp::SQ_BASE_HI, qp::CQ_BASE_LO, qp::CQ_BASE_HI];
@@ -145,7 +163,7 @@ impl HostIfDriver {
             }
             _ => {
                 // A read, of anything (holes included), or a write to a random offset.
-                let off = self.rng.gen_range(0..0x120u32) & !3;
+                let off = self.rng.gen_range(0..self.space + 0x20) & !3;
                 if k < 95 {
                     self.rd = Some(off as u16);
                     return;
@@ -154,8 +172,8 @@ impl HostIfDriver {
             }
         };
         // The host's log2 sizes are clamped as the hardware clamps them.
-        self.sq_log2 = self.sq_log2.clamp(1, 12);
-        self.cq_log2 = self.cq_log2.clamp(1, 12);
+        h.sq_log2 = h.sq_log2.clamp(1, 12);
+        h.cq_log2 = h.cq_log2.clamp(1, 12);
         self.wr = Some((off as u16, v));
     }
 }
@@ -197,6 +215,11 @@ impl Stimulus<HostIfIn, HostIfOut> for HostIfDriver {
         if !self.cpl_valid && self.rng.gen_bool(0.3) {
             self.cpl_valid = true;
             self.cpl = [self.rng.r#gen(), self.rng.r#gen()];
+            // Mostly for a queue pair that exists.
+            if self.rng.gen_bool(0.95) {
+                let q = self.rng.gen_range(0..self.qps.len()) as u64;
+                self.cpl[0] = (self.cpl[0] & !(7 << TAG_QP_SHIFT)) | (q << TAG_QP_SHIFT);
+            }
         }
         if self.cpl_valid {
             i.s_axis_cpl_tvalid = true;
@@ -232,9 +255,14 @@ impl Stimulus<HostIfIn, HostIfOut> for HostIfDriver {
         }
         if i.s_axis_cpl_tvalid && o.s_axis_cpl_tready {
             self.cpl_valid = false;
+            let q = (i.s_axis_cpl_tag >> TAG_QP_SHIFT) as usize;
+            if q < self.qps.len() {
+                self.cq_pending.push_back(q);
+            }
         }
         if o.m_axis_cqwr_tvalid && i.m_axis_cqwr_tready && o.m_axis_cqwr_tlast {
-            self.cq_seen = (self.cq_seen + 1) & 0xFFFF;
+            let q = self.cq_pending.pop_front().expect("a completion taken");
+            self.qps[q].cq_seen = (self.qps[q].cq_seen + 1) & 0xFFFF;
         }
     }
 
@@ -242,9 +270,8 @@ impl Stimulus<HostIfIn, HostIfOut> for HostIfDriver {
         self.wr = None;
         self.rd = None;
         self.fetch.clear();
+        self.cq_pending.clear();
         self.cpl_valid = false;
-        self.prod = 0;
-        self.cq_seen = 0;
-        self.cq_cons = 0;
+        self.qps.iter_mut().for_each(|h| *h = HostQp::new());
     }
 }

@@ -136,7 +136,7 @@ crate::ports! {
         m_axis_ck_tvalid: bool = 1,
         m_axis_ck_grant: bool = 1,
         m_axis_ck_reason: u8 = 3,
-        cq_event: bool = 1,
+        cq_event: u8 = 8,
     }
 }
 
