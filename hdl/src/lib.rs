@@ -158,8 +158,10 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
         BlockName::Engine => return engine_verilog(&p.engine),
         BlockName::Nic => return nic_verilog(&p.engine),
         BlockName::HostIf => {
-            let mut uut =
-                hostif::HostIf::new(&p.engine, &sanswitch_model::regs::HostParams::default());
+            let mut uut = hostif::HostIf::<{ hostif::QUEUE_PAIRS }>::new(
+                &p.engine,
+                &sanswitch_model::regs::HostParams::default(),
+            );
             uut.connect_all();
             generate_verilog(&uut)
         }

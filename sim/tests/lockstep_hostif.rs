@@ -15,7 +15,7 @@ fn model() -> HostIf {
 
 fn run(seed: u64, cycles: u64, rate: f64, reset_rate: f64) -> HostIf {
     let mut m = model();
-    let mut stim = HostIfDriver::new(seed);
+    let mut stim = HostIfDriver::new(seed, &HostParams::default());
     stim.rate = rate;
     let opts = LockstepOptions::with_resets(cycles, reset_rate, seed);
     if let Err(e) = lockstep(&mut m, &VHostIf::new, &mut stim, &opts) {
@@ -75,10 +75,48 @@ fn lockstep_catches_a_wrong_phase_bit() {
         &|| WrongPhase(model()),
         std::rc::Rc::new(model),
         &VHostIf::new,
-        &|| HostIfDriver::new(3),
+        &|| HostIfDriver::new(3, &HostParams::default()),
         &opts,
     );
     assert_eq!(m.port, "m_axis_cqwr_tdata");
     assert_eq!(m.model ^ m.verilog, 1 << 63);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A model with one deliberate bug: the queue pair's number lost from every command's tag.
+struct NoQueuePair(HostIf);
+
+impl CycleModel for NoQueuePair {
+    type In = HostIfIn;
+    type Out = HostIfOut;
+    fn outputs(&self, i: &HostIfIn) -> HostIfOut {
+        let mut o = self.0.outputs(i);
+        o.m_axis_cmd_tag &= sanswitch_model::host::TAG_HOST_MASK;
+        o
+    }
+    fn clock(&mut self, i: &HostIfIn) {
+        self.0.clock(i)
+    }
+}
+
+/// Commands from queue pairs other than 0 reach the engine within the first 100,000 cycles,
+/// and the lockstep names the tag.
+#[test]
+fn lockstep_catches_a_lost_queue_pair_number() {
+    let dir = std::env::temp_dir().join(format!("sanswitch-hostif-qp-{}", std::process::id()));
+    let opts = LockstepOptions {
+        vcd_window: 100,
+        vcd_dir: Some(dir.clone()),
+        ..LockstepOptions::with_resets(100_000, 0.0, 4)
+    };
+    let m = sanswitch_sim::assert_lockstep_catches(
+        &|| NoQueuePair(model()),
+        std::rc::Rc::new(model),
+        &VHostIf::new,
+        &|| HostIfDriver::new(4, &HostParams::default()),
+        &opts,
+    );
+    assert_eq!(m.port, "m_axis_cmd_tag");
+    assert_ne!(m.verilog >> sanswitch_model::host::TAG_QP_SHIFT, 0);
     let _ = std::fs::remove_dir_all(dir);
 }

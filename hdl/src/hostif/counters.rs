@@ -2,9 +2,9 @@
 //! one saturating counter per kind of event, and the read multiplexer.
 //!
 //! # Ports
-//! - `fetched`, `completed`, `doorbell`, `beyond`, `bad_entry`, `bad_cq_cons` (in): one
-//!   event each at this edge; `rd_bad`, `wr_bad` (in): a hole read and a hole written (both
-//!   count as bad register accesses, so that counter can take two at once).
+//! - `fetched`, `completed`, `doorbell`, `beyond`, `bad_entry`, `bad_cq_cons`, `bad_cpl_qp`
+//!   (in): one event each at this edge; `rd_bad`, `wr_bad` (in): a hole read and a hole
+//!   written (both count as bad register accesses, so that counter can take two at once).
 //! - `index` (in) / `value` (out): the counter read, combinational.
 //! - `reset` (in): every counter to 0.
 
@@ -25,6 +25,7 @@ pub struct HostCounters {
     pub rd_bad: Signal<In, Bit>,
     pub wr_bad: Signal<In, Bit>,
     pub bad_cq_cons: Signal<In, Bit>,
+    pub bad_cpl_qp: Signal<In, Bit>,
     pub index: Signal<In, Bits<5>>,
     pub value: Signal<Out, Bits<32>>,
     c_fetched: SatCount,
@@ -34,6 +35,7 @@ pub struct HostCounters {
     c_bad_entry: SatCount,
     c_bad_register: SatCount,
     c_bad_cq_cons: SatCount,
+    c_bad_cpl_qp: SatCount,
     k_idx: Vec<Param<Bits<5>>>,
 }
 
@@ -48,6 +50,7 @@ impl HostCounters {
             cnt::BAD_ENTRY,
             cnt::BAD_REGISTER,
             cnt::BAD_CQ_CONS,
+            cnt::BAD_CPL_QP,
         ];
         HostCounters { k_idx: k.iter().map(|&i| param(i as u64)).collect(), ..Default::default() }
     }
@@ -65,7 +68,8 @@ impl Logic for HostCounters {
             c_beyond,
             c_bad_entry,
             c_bad_register,
-            c_bad_cq_cons
+            c_bad_cq_cons,
+            c_bad_cpl_qp
         );
         self.c_fetched.reset.next = self.reset.val();
         self.c_completed.reset.next = self.reset.val();
@@ -74,6 +78,7 @@ impl Logic for HostCounters {
         self.c_bad_entry.reset.next = self.reset.val();
         self.c_bad_register.reset.next = self.reset.val();
         self.c_bad_cq_cons.reset.next = self.reset.val();
+        self.c_bad_cpl_qp.reset.next = self.reset.val();
         self.c_fetched.inc.next = 0.into();
         if self.fetched.val() {
             self.c_fetched.inc.next = 1.into();
@@ -105,6 +110,10 @@ impl Logic for HostCounters {
         if self.bad_cq_cons.val() {
             self.c_bad_cq_cons.inc.next = 1.into();
         }
+        self.c_bad_cpl_qp.inc.next = 0.into();
+        if self.bad_cpl_qp.val() {
+            self.c_bad_cpl_qp.inc.next = 1.into();
+        }
 
         self.value.next = 0.into();
         if self.index.val() == self.k_idx[0].val() {
@@ -127,6 +136,9 @@ impl Logic for HostCounters {
         }
         if self.index.val() == self.k_idx[6].val() {
             self.value.next = self.c_bad_cq_cons.value.val();
+        }
+        if self.index.val() == self.k_idx[7].val() {
+            self.value.next = self.c_bad_cpl_qp.value.val();
         }
     }
 }

@@ -6,6 +6,8 @@
 //! - `run` (in): the ring is enabled; `base`, `log2`, `prod`, `cons` (in): its registers.
 //! - `s_axis_cpl_tready` (out), `cpl_valid`, `cpl` (in): the engine's completion stream.
 //! - `m_axis_cqwr_*` (out, `tready` in): the write beats (the entry's address held for both, as on the engine's `m_axis_dmawr_*`: beat `k` goes to `addr + 8k`).
+//! - `discard` (in): the completion offered is for no queue pair: taken when idle, not
+//!   written; `dropped` (out): one was, at this edge.
 //! - `done` (out): the entry's last beat is taken at this edge (the producer pointer moves).
 //! - `reset` (in): synchronous.
 
@@ -24,6 +26,7 @@ pub struct CqWriter {
     pub prod: Signal<In, Bits<16>>,
     pub cons: Signal<In, Bits<16>>,
     pub cpl_valid: Signal<In, Bit>,
+    pub discard: Signal<In, Bit>,
     pub cpl: Signal<In, CplRec>,
     pub m_axis_cqwr_tready: Signal<In, Bit>,
     pub s_axis_cpl_tready: Signal<Out, Bit>,
@@ -33,6 +36,7 @@ pub struct CqWriter {
     pub m_axis_cqwr_tkeep: Signal<Out, Bits<8>>,
     pub m_axis_cqwr_tlast: Signal<Out, Bit>,
     pub done: Signal<Out, Bit>,
+    pub dropped: Signal<Out, Bit>,
     busy: DFF<Bit>,
     beat: DFF<Bit>,
     addr: DFF<Bits<64>>,
@@ -74,8 +78,10 @@ impl Logic for CqWriter {
         self.size.next = self.k_one.val() << bit_cast::<16, 4>(self.log2.val());
         self.mask.next = self.size.val() - 1;
         self.s_axis_cpl_tready.next = !self.busy.q.val()
-            & self.run.val()
-            & ((self.prod.val() - self.cons.val()) < self.size.val());
+            & (self.discard.val()
+                | (self.run.val() & ((self.prod.val() - self.cons.val()) < self.size.val())));
+        self.dropped.next =
+            self.s_axis_cpl_tready.val() & self.cpl_valid.val() & self.discard.val();
         // Phase 1 on the ring's even laps.
         self.phase.next =
             ((self.prod.val() >> bit_cast::<16, 4>(self.log2.val())) & self.k_one.val()) == 0;
@@ -91,7 +97,7 @@ impl Logic for CqWriter {
         if self.phase.val() {
             self.f_phase.next = self.k_phase.val();
         }
-        if self.s_axis_cpl_tready.val() & self.cpl_valid.val() {
+        if self.s_axis_cpl_tready.val() & self.cpl_valid.val() & !self.discard.val() {
             self.busy.d.next = true;
             self.beat.d.next = false;
             self.addr.d.next =

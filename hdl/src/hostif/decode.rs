@@ -1,14 +1,18 @@
 //! The register space's address decoder: the value at a read address (constants of the
-//! block chain and the ID block, the counter block, the queue pair's registers) and whether
+//! block chain and the ID block, the counter block, a queue pair's registers) and whether
 //! a write address holds a register (`regs::layout`, `regs::id_values`; the model's
 //! `HostIf::read_reg`). Combinational.
 //!
 //! # Ports
-//! - `rd_off` (in) / `rd_val`, `rd_hit` (out): the read.
+//! - `rd_off` (in) / `rd_val`, `rd_hit` (out): the read; `rd_qp` (out): the queue pair
+//!   whose registers `st` (in) must give.
 //! - `wr_off` (in) / `wr_hit` (out), `wr_qp` (out): the write's address holds a register;
-//!   it is one of the queue pair's, at offset `wr_qp_off` (out) in its block.
+//!   it is one of queue pair `wr_qp_idx`'s (out), at offset `wr_qp_off` (out) in its block.
 //! - `wr_cnt_index` (out): the write is to the counter block's `index`.
 //! - `st`, `cnt_index`, `cnt_val` (in): the registers read.
+//!
+//! Queue pair blocks are 64 bytes (asserted), so an offset's queue pair is bits 8–6 of its
+//! distance from the first block.
 
 use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
@@ -29,6 +33,8 @@ pub struct RegDecode {
     pub wr_hit: Signal<Out, Bit>,
     pub wr_qp: Signal<Out, Bit>,
     pub wr_qp_off: Signal<Out, Bits<12>>,
+    pub wr_qp_idx: Signal<Out, Bits<3>>,
+    pub rd_qp: Signal<Out, Bits<3>>,
     pub wr_cnt_index: Signal<Out, Bit>,
     /// Every constant register: its offset and value.
     k_off: Vec<Param<Bits<12>>>,
@@ -53,6 +59,8 @@ pub struct RegDecode {
     k_ctrl_arm: Param<Bits<32>>,
     k_ctrl_err: Param<Bits<32>>,
     qp_rd: Signal<Local, Bits<12>>,
+    rd_rel: Signal<Local, Bits<12>>,
+    wr_rel: Signal<Local, Bits<12>>,
     sq_base: Signal<Local, Bits<64>>,
     cq_base: Signal<Local, Bits<64>>,
     sq_ctrl: Signal<Local, Bits<32>>,
@@ -74,6 +82,7 @@ impl RegDecode {
             }
         }
         let qp_base = layout[2].0;
+        assert_eq!(regs::QUEUE_PAIR_BLOCK.bytes, 0x40, "queue pair blocks of 64 bytes");
         fn k<const N: usize>(r: u32) -> Param<Bits<N>> {
             param(u64::from(r))
         }
@@ -83,7 +92,7 @@ impl RegDecode {
             k_cnt_index: k(layout[1].0 + regs::cnt::INDEX),
             k_cnt_data: k(layout[1].0 + regs::cnt::DATA),
             k_qp: k(qp_base),
-            k_qp_end: k(qp_base + regs::QUEUE_PAIR_BLOCK.bytes),
+            k_qp_end: k(qp_base + u32::from(h.queue_pairs) * regs::QUEUE_PAIR_BLOCK.bytes),
             k_sq_base_lo: k(qp::SQ_BASE_LO),
             k_sq_base_hi: k(qp::SQ_BASE_HI),
             k_sq_log2_size: k(qp::SQ_LOG2_SIZE),
@@ -143,7 +152,9 @@ impl Logic for RegDecode {
             self.rd_hit.next = true;
             self.rd_val.next = self.cnt_val.val();
         }
-        self.qp_rd.next = self.rd_off.val() - self.k_qp.val();
+        self.rd_rel.next = self.rd_off.val() - self.k_qp.val();
+        self.rd_qp.next = self.rd_rel.val().get_bits::<3>(6);
+        self.qp_rd.next = bit_cast::<12, 6>(self.rd_rel.val().get_bits::<6>(0));
         if (self.rd_off.val() >= self.k_qp.val()) & (self.rd_off.val() < self.k_qp_end.val()) {
             if self.qp_rd.val() == self.k_sq_base_lo.val() {
                 self.rd_hit.next = true;
@@ -206,7 +217,9 @@ impl Logic for RegDecode {
         if self.wr_cnt_index.val() | (self.wr_off.val() == self.k_cnt_data.val()) {
             self.wr_hit.next = true;
         }
-        self.wr_qp_off.next = self.wr_off.val() - self.k_qp.val();
+        self.wr_rel.next = self.wr_off.val() - self.k_qp.val();
+        self.wr_qp_idx.next = self.wr_rel.val().get_bits::<3>(6);
+        self.wr_qp_off.next = bit_cast::<12, 6>(self.wr_rel.val().get_bits::<6>(0));
         self.wr_qp.next = (self.wr_off.val() >= self.k_qp.val())
             & (self.wr_off.val() < self.k_qp_end.val())
             & (self.wr_qp_off.val() >= self.k_sq_base_lo.val())

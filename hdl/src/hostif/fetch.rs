@@ -11,15 +11,23 @@
 //! - `m_axis_cmd_*` (out, `tready` in): the command FIFO's head, to the engine.
 //! - `stop` (in): the host disables the ring at this edge: the fetch in flight, if any,
 //!   is taken and dropped.
+//! - `qp` (in): the queue pair whose ring this is, stamped into bits 31–29 of each
+//!   command's tag (`host::TAG_QP_SHIFT`).
+//! - `req_held` (out): a request shown earlier is still waiting to be taken.
 //! - `took` (out): an entry arrived and was queued this edge (the consumer pointer moves);
-//!   `bad` (out): it did not decode (reserved bits set) and goes on as opcode 0.
+//!   `bad` (out): it did not decode (reserved bits set, the tag's queue-pair bits included)
+//!   and goes on as opcode 0.
 //! - `reset` (in): synchronous.
 
 use rust_hdl::prelude::*;
 use sanswitch_model::blocks::hostif::FETCH_BURST;
+use sanswitch_model::host::TAG_QP_SHIFT;
 
 use crate::engine::records::CmdRec;
 use crate::widgets::{Fifo, Param, param};
+
+// The tag's split is written into the bit positions below.
+const _: () = assert!(TAG_QP_SHIFT == 29);
 
 #[derive(LogicBlock, Default)]
 pub struct SqFetch {
@@ -31,6 +39,7 @@ pub struct SqFetch {
     pub prod: Signal<In, Bits<16>>,
     pub cons: Signal<In, Bits<16>>,
     pub stop: Signal<In, Bit>,
+    pub qp: Signal<In, Bits<3>>,
     pub m_axis_fetch_tready: Signal<In, Bit>,
     pub s_axis_fetch_tvalid: Signal<In, Bit>,
     pub s_axis_fetch_tdata: Signal<In, Bits<64>>,
@@ -43,6 +52,7 @@ pub struct SqFetch {
     pub cmd: Signal<Out, CmdRec>,
     pub took: Signal<Out, Bit>,
     pub bad: Signal<Out, Bit>,
+    pub req_held: Signal<Out, Bit>,
     cmds: Fifo<CmdRec>,
     /// Commands queued (the FIFO's occupancy), entries owed by the fetch in flight, the beat
     /// of the entry arriving and its first three beats.
@@ -110,6 +120,7 @@ impl Logic for SqFetch {
         self.due_addr.next =
             self.base.val() + (bit_cast::<64, 16>(self.cons.val() & self.mask.val()) << 5);
         self.m_axis_fetch_tvalid.next = self.req_v.q.val() | self.due.val();
+        self.req_held.next = self.req_v.q.val();
         self.m_axis_fetch_addr.next = 0.into();
         self.show_n.next = 0.into();
         if self.req_v.q.val() {
@@ -149,13 +160,16 @@ impl Logic for SqFetch {
         // The entry, as `host::COMMAND_FIELDS` places its fields.
         self.raw.next.opcode = self.b0.q.val().get_bits::<8>(0);
         self.raw.next.conn = self.b0.q.val().get_bits::<16>(16);
-        self.raw.next.tag = self.b0.q.val().get_bits::<32>(32);
+        self.raw.next.tag = bit_cast::<32, 29>(self.b0.q.val().get_bits::<29>(32))
+            | (bit_cast::<32, 3>(self.qp.val()) << 29);
         self.raw.next.addr = self.b1.q.val();
         self.raw.next.len = self.b2.q.val().get_bits::<32>(0);
         self.raw.next.aux = self.s_axis_fetch_tdata.val();
         self.bad.next = self.entry.val()
             & !self.drop.q.val()
-            & ((self.b0.q.val().get_bits::<8>(8) != 0) | (self.b2.q.val().get_bits::<32>(32) != 0));
+            & ((self.b0.q.val().get_bits::<8>(8) != 0)
+                | (self.b0.q.val().get_bits::<3>(61) != 0)
+                | (self.b2.q.val().get_bits::<32>(32) != 0));
         if self.bad.val() {
             self.raw.next.opcode = 0.into();
         }

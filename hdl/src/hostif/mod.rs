@@ -1,13 +1,16 @@
 //! The host interface: the register space of `sanswitch_model::regs` behind an AXI4-Lite
-//! port, one queue pair's rings in host memory, and the engine's command and completion
+//! port, `Q` queue pairs' rings in host memory, and the engine's command and completion
 //! streams (model: `sanswitch_model::blocks::hostif`, whose documentation gives the
 //! behaviour cycle by cycle).
 //!
 //! # Structure
 //! - [`AxiLiteRegs`] (`axil.rs`): the AXI4-Lite channels as a write strobe and a read;
-//! - [`SqFetch`] (`fetch.rs`): the submission ring's fetch and the command FIFO;
-//! - [`CqWriter`] (`cqwr.rs`): the completion ring's writes;
-//! - [`QpRegs`] (`qp_regs.rs`): the queue pair's registers, the doorbell check, arm and
+//! - [`SqFetch`] (`fetch.rs`): the submission rings' fetch (one at a time) and the command
+//!   FIFO;
+//! - [`CqWriter`] (`cqwr.rs`): the completion rings' writes;
+//! - [`QpBank`] (`qp_bank.rs`): the queue pairs, which one is fetched from, which one a
+//!   completion goes to;
+//! - [`QpRegs`] (`qp_regs.rs`): one queue pair's registers, the doorbell check, arm and
 //!   event;
 //! - [`RegDecode`] (`decode.rs`): the register space's address decoder;
 //! - [`HostCounters`] (`counters.rs`, [`SatCount`] in `count.rs`): this block's counters;
@@ -15,12 +18,18 @@
 //!
 //! # Ports
 //! `HostIfIn` and `HostIfOut` of the model, one signal per field with the same name and
-//! width, plus `clock`.
+//! width, plus `clock`. `Q` must equal the host parameters' `queue_pairs` (asserted); the
+//! NIC top and the Verilog use [`QUEUE_PAIRS`].
 
 use rust_hdl::prelude::*;
 use sanswitch_model::blocks::hostif::CNT_BANK;
+use sanswitch_model::host::TAG_HOST_MASK;
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::regs::HostParams;
+
+/// The queue pairs of the host interface the NIC and the Verilog are built with
+/// (`sanswitch_model::regs::QUEUE_PAIRS`).
+pub const QUEUE_PAIRS: usize = sanswitch_model::regs::QUEUE_PAIRS as usize;
 
 pub mod axil;
 pub mod count;
@@ -28,6 +37,7 @@ pub mod counters;
 pub mod cqwr;
 pub mod decode;
 pub mod fetch;
+pub mod qp_bank;
 pub mod qp_regs;
 
 pub use axil::AxiLiteRegs;
@@ -36,13 +46,14 @@ pub use counters::HostCounters;
 pub use cqwr::CqWriter;
 pub use decode::RegDecode;
 pub use fetch::SqFetch;
+pub use qp_bank::QpBank;
 pub use qp_regs::{QpRegs, QpState};
 
 use crate::engine::records::CplRec;
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
-pub struct HostIf {
+pub struct HostIf<const Q: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_axil_awvalid: Signal<In, Bit>,
@@ -94,49 +105,53 @@ pub struct HostIf {
     pub m_axis_cmd_aux: Signal<Out, Bits<64>>,
     pub s_axis_cpl_tready: Signal<Out, Bit>,
     pub cnt_rd_index: Signal<Out, Bits<8>>,
-    pub cq_event: Signal<Out, Bit>,
+    pub cq_event: Signal<Out, Bits<8>>,
     axil: AxiLiteRegs,
     fetch: SqFetch,
     cqwr: CqWriter,
-    qp: QpRegs,
+    qps: QpBank<Q>,
     dec: RegDecode,
     cnts: HostCounters,
     cnt_index: DFF<Bits<8>>,
     k_bank: Param<Bits<3>>,
-    st: Signal<Local, QpState>,
+    k_tag_host: Param<Bits<32>>,
+    fst: Signal<Local, QpState>,
+    cst: Signal<Local, QpState>,
     cpl: Signal<Local, CplRec>,
 }
 
-impl HostIf {
+impl<const Q: usize> HostIf<Q> {
     pub fn new(p: &EngineParams, h: &HostParams) -> Self {
         h.validate().expect("valid host interface parameters");
-        assert_eq!(h.queue_pairs, 1, "the host interface has one queue pair");
+        assert_eq!(usize::from(h.queue_pairs), Q, "the host parameters' queue pairs are Q");
         HostIf {
             axil: AxiLiteRegs::new(),
             fetch: SqFetch::new(),
             cqwr: CqWriter::new(),
-            qp: QpRegs::new(h.max_log2_size),
+            qps: QpBank::new(h.max_log2_size),
             dec: RegDecode::new(p, h),
             cnts: HostCounters::new(),
             k_bank: param(u64::from(CNT_BANK)),
+            k_tag_host: param(u64::from(TAG_HOST_MASK)),
             ..Default::default()
         }
     }
 }
 
-impl Logic for HostIf {
+impl<const Q: usize> Logic for HostIf<Q> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, cnt_index);
-        clock!(self, clock, axil, fetch, cqwr, qp, cnts);
+        clock!(self, clock, axil, fetch, cqwr, qps, cnts);
         self.axil.reset.next = self.reset.val();
         self.fetch.reset.next = self.reset.val();
         self.cqwr.reset.next = self.reset.val();
-        self.qp.reset.next = self.reset.val();
+        self.qps.reset.next = self.reset.val();
         self.cnts.reset.next = self.reset.val();
-        self.st.next = self.qp.state.val();
+        self.fst.next = self.qps.fetch_state.val();
+        self.cst.next = self.qps.cq_state.val();
 
-        // The register port, its decoder, the queue pair's registers.
+        // The register port, its decoder, the queue pairs' registers.
         self.axil.s_axil_awvalid.next = self.s_axil_awvalid.val();
         self.axil.s_axil_awaddr.next = self.s_axil_awaddr.val();
         self.axil.s_axil_wvalid.next = self.s_axil_wvalid.val();
@@ -155,17 +170,19 @@ impl Logic for HostIf {
         self.s_axil_rresp.next = self.axil.s_axil_rresp.val();
         self.dec.rd_off.next = self.axil.rd_addr.val();
         self.dec.wr_off.next = self.axil.wr_addr.val();
-        self.dec.st.next = self.st.val();
+        self.dec.st.next = self.qps.rd_state.val();
+        self.qps.rd_qp.next = self.dec.rd_qp.val();
         self.dec.cnt_index.next = self.cnt_index.q.val();
         self.axil.rd_data.next = self.dec.rd_val.val();
         self.axil.rd_ok.next = self.dec.rd_hit.val();
         self.axil.wr_ok.next = self.dec.wr_hit.val();
-        self.qp.wr.next = self.axil.wr.val() & self.dec.wr_qp.val();
-        self.qp.off.next = self.dec.wr_qp_off.val();
-        self.qp.wdata.next = self.axil.wr_data.val();
-        self.qp.took.next = self.fetch.took.val();
-        self.qp.done.next = self.cqwr.done.val();
-        self.cq_event.next = self.qp.cq_event.val();
+        self.qps.wr.next = self.axil.wr.val() & self.dec.wr_qp.val();
+        self.qps.wr_qp.next = self.dec.wr_qp_idx.val();
+        self.qps.off.next = self.dec.wr_qp_off.val();
+        self.qps.wdata.next = self.axil.wr_data.val();
+        self.qps.took.next = self.fetch.took.val();
+        self.qps.cq_done.next = self.cqwr.done.val();
+        self.cq_event.next = self.qps.cq_event.val();
         if self.axil.wr.val() & self.dec.wr_cnt_index.val() {
             self.cnt_index.d.next = self.axil.wr_data.val().get_bits::<8>(0);
         }
@@ -179,20 +196,24 @@ impl Logic for HostIf {
         }
         self.cnts.fetched.next = self.fetch.took.val();
         self.cnts.completed.next = self.cqwr.done.val();
-        self.cnts.doorbell.next = self.qp.doorbell.val();
-        self.cnts.beyond.next = self.qp.beyond.val();
+        self.cnts.doorbell.next = self.qps.doorbell.val();
+        self.cnts.beyond.next = self.qps.beyond.val();
         self.cnts.bad_entry.next = self.fetch.bad.val();
         self.cnts.rd_bad.next = self.axil.rd_bad.val();
         self.cnts.wr_bad.next = self.axil.wr_bad.val();
-        self.cnts.bad_cq_cons.next = self.qp.bad_cq_cons.val();
+        self.cnts.bad_cq_cons.next = self.qps.bad_cq_cons.val();
+        self.cnts.bad_cpl_qp.next = self.cqwr.dropped.val();
 
-        // The submission ring into the engine's command stream.
-        self.fetch.run.next = self.st.val().sq_en & !self.st.val().sq_err;
-        self.fetch.base.next = self.st.val().sq_base;
-        self.fetch.log2.next = self.st.val().sq_log2;
-        self.fetch.prod.next = self.st.val().sq_prod;
-        self.fetch.cons.next = self.st.val().sq_cons;
-        self.fetch.stop.next = self.qp.stop.val();
+        // The submission ring served into the engine's command stream.
+        self.qps.fetch_busy.next = self.fetch.s_axis_fetch_tready.val() | self.fetch.req_held.val();
+        self.qps.fetch_show.next = self.fetch.m_axis_fetch_tvalid.val();
+        self.fetch.qp.next = self.qps.sel.val();
+        self.fetch.run.next = self.fst.val().sq_en & !self.fst.val().sq_err;
+        self.fetch.base.next = self.fst.val().sq_base;
+        self.fetch.log2.next = self.fst.val().sq_log2;
+        self.fetch.prod.next = self.fst.val().sq_prod;
+        self.fetch.cons.next = self.fst.val().sq_cons;
+        self.fetch.stop.next = self.qps.stop.val();
         self.fetch.m_axis_fetch_tready.next = self.m_axis_fetch_tready.val();
         self.fetch.s_axis_fetch_tvalid.next = self.s_axis_fetch_tvalid.val();
         self.fetch.s_axis_fetch_tdata.next = self.s_axis_fetch_tdata.val();
@@ -209,19 +230,25 @@ impl Logic for HostIf {
         self.m_axis_cmd_len.next = self.fetch.cmd.val().len;
         self.m_axis_cmd_aux.next = self.fetch.cmd.val().aux;
 
-        // The engine's completions into the completion ring.
-        self.cpl.next.tag = self.s_axis_cpl_tag.val();
+        // The engine's completions into their queue pair's completion ring, the queue pair's
+        // tag bits cleared.
+        self.qps.cpl_qp.next = self.s_axis_cpl_tag.val().get_bits::<3>(29);
+        self.qps.cq_take.next = self.s_axis_cpl_tvalid.val()
+            & self.cqwr.s_axis_cpl_tready.val()
+            & !self.qps.cq_none.val();
+        self.cqwr.discard.next = self.qps.cq_none.val();
+        self.cpl.next.tag = self.s_axis_cpl_tag.val() & self.k_tag_host.val();
         self.cpl.next.bytes = self.s_axis_cpl_bytes.val();
         self.cpl.next.conn = self.s_axis_cpl_conn.val();
         self.cpl.next.status = self.s_axis_cpl_status.val();
         self.cpl.next.opcode = self.s_axis_cpl_opcode.val();
         self.cpl.next.urgent = self.s_axis_cpl_urgent.val();
         self.cpl.next.eof = self.s_axis_cpl_eof.val();
-        self.cqwr.run.next = self.st.val().cq_en;
-        self.cqwr.base.next = self.st.val().cq_base;
-        self.cqwr.log2.next = self.st.val().cq_log2;
-        self.cqwr.prod.next = self.st.val().cq_prod;
-        self.cqwr.cons.next = self.st.val().cq_cons;
+        self.cqwr.run.next = self.cst.val().cq_en;
+        self.cqwr.base.next = self.cst.val().cq_base;
+        self.cqwr.log2.next = self.cst.val().cq_log2;
+        self.cqwr.prod.next = self.cst.val().cq_prod;
+        self.cqwr.cons.next = self.cst.val().cq_cons;
         self.cqwr.cpl_valid.next = self.s_axis_cpl_tvalid.val();
         self.cqwr.cpl.next = self.cpl.val();
         self.cqwr.m_axis_cqwr_tready.next = self.m_axis_cqwr_tready.val();

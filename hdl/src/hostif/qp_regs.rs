@@ -6,7 +6,10 @@
 //! - `wr`, `off`, `wdata` (in): a register write at this edge, `off` inside this block.
 //! - `took` (in): the fetch queued an entry (`sq_cons` moves); `done` (in): a completion
 //!   entry was written (`cq_prod` moves; an armed ring raises `cq_event` and disarms).
-//! - `state` (out): the registers; `stop` (out): this write disables the submission ring.
+//! - `state` (out): the registers; `stop` (out): this write disables the submission ring;
+//!   `sq_work` (out): the submission ring is enabled, not stopped and has entries to fetch.
+//! - `ev_in` (in) / `ev_out` (out): the queue pairs' events, chained: `ev_out` is `ev_in`
+//!   with this queue pair's bit set while its event is (the last link is `cq_event`).
 //! - `doorbell`, `beyond`, `bad_cq_cons` (out): counted events of this write.
 //!
 //! A write wins over the edge's pointer moves; the checks see the pointers after them (a
@@ -45,9 +48,11 @@ pub struct QpRegs {
     pub wdata: Signal<In, Bits<32>>,
     pub took: Signal<In, Bit>,
     pub done: Signal<In, Bit>,
+    pub ev_in: Signal<In, Bits<8>>,
     pub state: Signal<Out, QpState>,
     pub stop: Signal<Out, Bit>,
-    pub cq_event: Signal<Out, Bit>,
+    pub sq_work: Signal<Out, Bit>,
+    pub ev_out: Signal<Out, Bits<8>>,
     pub doorbell: Signal<Out, Bit>,
     pub beyond: Signal<Out, Bit>,
     pub bad_cq_cons: Signal<Out, Bit>,
@@ -76,6 +81,8 @@ pub struct QpRegs {
     k_cq_ctrl: Param<Bits<12>>,
     k_max_log2: Param<Bits<4>>,
     k_one: Param<Bits<16>>,
+    /// This queue pair's bit of the event vector.
+    k_bit: Param<Bits<8>>,
     wlog2: Signal<Local, Bits<4>>,
     w16: Signal<Local, Bits<16>>,
     sq_size: Signal<Local, Bits<16>>,
@@ -85,7 +92,8 @@ pub struct QpRegs {
 }
 
 impl QpRegs {
-    pub fn new(max_log2_size: u8) -> Self {
+    /// Queue pair `index`'s registers.
+    pub fn new(max_log2_size: u8, index: usize) -> Self {
         let k = |r: u32| param(u64::from(r));
         QpRegs {
             k_sq_base_lo: k(qp::SQ_BASE_LO),
@@ -100,6 +108,7 @@ impl QpRegs {
             k_cq_ctrl: k(qp::CQ_CTRL),
             k_max_log2: param(u64::from(max_log2_size)),
             k_one: param(1),
+            k_bit: param(1 << index),
             ..Default::default()
         }
     }
@@ -124,7 +133,13 @@ impl Logic for QpRegs {
         self.state.next.cq_cons = self.cq_cons.q.val();
         self.state.next.cq_en = self.cq_en.q.val();
         self.state.next.cq_arm = self.cq_arm.q.val();
-        self.cq_event.next = self.ev.q.val();
+        self.ev_out.next = self.ev_in.val();
+        if self.ev.q.val() {
+            self.ev_out.next = self.ev_in.val() | self.k_bit.val();
+        }
+        self.sq_work.next = self.sq_en.q.val()
+            & !self.sq_err.q.val()
+            & (self.sq_prod.q.val() != self.sq_cons.q.val());
         self.sq_size.next = self.k_one.val() << bit_cast::<16, 4>(self.sq_log2.q.val());
         self.cq_size.next = self.k_one.val() << bit_cast::<16, 4>(self.cq_log2.q.val());
 

@@ -23,7 +23,7 @@ use sanswitch_model::regs::HostParams;
 pub use dma_arb::DmaArb;
 
 use crate::engine::Engine;
-use crate::hostif::HostIf;
+use crate::hostif::{HostIf, QUEUE_PAIRS};
 
 #[derive(LogicBlock)]
 pub struct Nic<const A: usize> {
@@ -104,8 +104,8 @@ pub struct Nic<const A: usize> {
     pub m_axis_ck_tvalid: Signal<Out, Bit>,
     pub m_axis_ck_grant: Signal<Out, Bit>,
     pub m_axis_ck_reason: Signal<Out, Bits<3>>,
-    pub cq_event: Signal<Out, Bit>,
-    pub host: HostIf,
+    pub cq_event: Signal<Out, Bits<8>>,
+    pub host: HostIf<QUEUE_PAIRS>,
     pub engine: Engine<A>,
     arb: DmaArb,
     rd_eng_data: Signal<Local, Bit>,
