@@ -50,6 +50,7 @@ pub fn run(a: &LoopbackArgs) -> Result<ExitCode, Error> {
         urgent: a.urgent,
         aborts: a.aborts,
         seed: a.seed,
+        ..LoopbackOptions::default()
     };
     let r = match a.transport {
         TransportKind::Model => drive(model_pair(cfg, &HostParams::default()), &o, a.quiet),

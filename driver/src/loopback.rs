@@ -1,6 +1,7 @@
-//! The loopback run: two endpoints (node 0 connects, node 1 listens) move seeded random
+//! The loopback run: two nodes (node 0 connects, node 1 listens) move seeded random
 //! streams both ways on several connections through the socket API, every byte checked
-//! where it arrives. What `sanswitch loopback` runs for a user and the driver's end-to-end
+//! where it arrives. Each node has one endpoint, or one per queue pair
+//! ([`run_queue_pairs`]: connection `c` on endpoint `c mod n`). What `sanswitch loopback` runs for a user and the driver's end-to-end
 //! tests run on every simulation transport.
 //!
 //! One thread drives both hosts with non-blocking calls, so a run is deterministic: each
@@ -32,6 +33,9 @@ pub struct LoopbackOptions {
     /// Connections (the first ones) node 0 aborts when half their bytes are written.
     pub aborts: u16,
     pub seed: u64,
+    /// The run fails ([`LoopbackError::Stalled`]) after this many waits in a row in which
+    /// nothing moved (a device that stopped answering, or lost completions).
+    pub stall_waits: u64,
 }
 
 impl Default for LoopbackOptions {
@@ -43,6 +47,7 @@ impl Default for LoopbackOptions {
             urgent: 0.02,
             aborts: 0,
             seed: 1,
+            stall_waits: 100_000,
         }
     }
 }
@@ -58,6 +63,8 @@ pub enum LoopbackError {
     Corrupt { conn: u16, node: usize, at: u64, got: u8, want: u8 },
     #[error("conn {conn} toward node {node}: {what}")]
     Check { conn: u16, node: usize, what: String },
+    #[error("nothing moved for {waits} waits with {left} stream bytes still to come")]
+    Stalled { waits: u64, left: u64 },
 }
 
 /// What a run moved and what it cost.
@@ -69,6 +76,7 @@ pub struct LoopbackReport {
     /// Device clock cycles from the first OPEN to the last close, where the transport
     /// tells them.
     pub cycles: Option<u64>,
+    /// Each node's endpoints' figures, summed.
     pub endpoints: [EndpointStats; 2],
     pub aborted: u16,
 }
@@ -122,29 +130,55 @@ struct Pair<T: Transport> {
     aborted: bool,
 }
 
-/// Runs the loopback; `progress(done, total)` is called with the stream bytes delivered.
+/// Runs the loopback with one endpoint per node; `progress(done, total)` is called with the
+/// stream bytes delivered.
 pub fn run<T: Transport>(
     eps: &[Endpoint<T>; 2],
     o: &LoopbackOptions,
+    progress: impl FnMut(u64, u64),
+) -> Result<LoopbackReport, LoopbackError> {
+    run_queue_pairs([std::slice::from_ref(&eps[0]), std::slice::from_ref(&eps[1])], o, progress)
+}
+
+/// Runs `f` with the doorbells of every endpoint in `eps` held: one doorbell each at its end.
+fn batch_all<T: Transport, R>(eps: &[Endpoint<T>], f: &mut dyn FnMut() -> R) -> Result<R, Error> {
+    match eps.split_first() {
+        None => Ok(f()),
+        Some((e, rest)) => e.batch(|| batch_all(rest, f))?,
+    }
+}
+
+/// Runs the loopback with several endpoints per node (each on its own queue pair; at least
+/// one per node): connection `c` uses endpoint `c mod n` of each node.
+pub fn run_queue_pairs<T: Transport>(
+    nodes: [&[Endpoint<T>]; 2],
+    o: &LoopbackOptions,
     mut progress: impl FnMut(u64, u64),
 ) -> Result<LoopbackReport, LoopbackError> {
+    let ep = |n: usize, c: u16| &nodes[n][usize::from(c) % nodes[n].len()];
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
-    let start = eps[0].now_cycles();
+    let start = nodes[0][0].now_cycles();
     let io = |conn, node, what| move |err| LoopbackError::Io { conn, node, what, err };
+    let total = o.bytes * 2 * o.connections as u64;
     // Node 1 listens; node 0 connects once the listener's OPEN is done.
     let mut listeners = Vec::new();
     for c in 0..o.connections {
-        listeners.push(eps[1].listen(c, c)?);
+        listeners.push(ep(1, c).listen(c, c)?);
     }
     for l in &listeners {
+        let mut waits = 0;
         while !l.is_open().map_err(io(l.id(), 1, "open"))? {
-            eps[1].wait();
+            waits += 1;
+            if waits > o.stall_waits {
+                return Err(LoopbackError::Stalled { waits: o.stall_waits, left: total });
+            }
+            ep(1, l.id()).wait();
         }
     }
     let mut pairs = Vec::new();
     for l in listeners {
         let c = l.id();
-        let mut ends = [eps[0].connect(c, (1 << 16) | c as u64)?, l];
+        let mut ends = [ep(0, c).connect(c, (1 << 16) | c as u64)?, l];
         for (n, e) in ends.iter_mut().enumerate() {
             e.wait_connected().map_err(io(c, n, "connect"))?;
             e.set_nonblocking(true);
@@ -168,8 +202,8 @@ pub fn run<T: Transport>(
             aborted: false,
         });
     }
-    let total = o.bytes * 2 * o.connections as u64;
     let mut done = 0u64;
+    let mut still = 0u64;
     let mut buf = vec![0u8; 64 * 1024];
     let mut wbuf = Vec::new();
     loop {
@@ -197,7 +231,8 @@ pub fn run<T: Transport>(
             Ok((moved, open, got))
         };
         // Each round's commands go with one doorbell per node.
-        let (m, op, got) = eps[0].batch(|| eps[1].batch(|| round(&mut pairs)))???;
+        let (m, op, got) =
+            batch_all(nodes[0], &mut || batch_all(nodes[1], &mut || round(&mut pairs)))???;
         moved |= m;
         open |= op;
         done += got;
@@ -205,8 +240,17 @@ pub fn run<T: Transport>(
         if !open {
             break;
         }
-        if !moved {
-            eps[0].wait();
+        if moved {
+            still = 0;
+        } else {
+            still += 1;
+            if still > o.stall_waits {
+                return Err(LoopbackError::Stalled {
+                    waits: still - 1,
+                    left: total.saturating_sub(done),
+                });
+            }
+            nodes[0][0].wait();
         }
         if pairs.iter().all(|p| p.aborted || (p.dirs[0].eof && p.dirs[1].eof)) {
             break;
@@ -277,8 +321,17 @@ pub fn run<T: Transport>(
             end.close().map_err(io(id, n, "close"))?;
         }
     }
-    report.cycles = start.zip(eps[0].now_cycles()).map(|(a, b)| b - a);
-    report.endpoints = [eps[0].stats(), eps[1].stats()];
+    report.cycles = start.zip(nodes[0][0].now_cycles()).map(|(a, b)| b - a);
+    report.endpoints = nodes.map(|eps| {
+        eps.iter().map(|e| e.stats()).fold(EndpointStats::default(), |a, s| EndpointStats {
+            commands: a.commands + s.commands,
+            doorbells: a.doorbells + s.doorbells,
+            completions: a.completions + s.completions,
+            reaps: a.reaps + s.reaps,
+            bytes_sent: a.bytes_sent + s.bytes_sent,
+            bytes_received: a.bytes_received + s.bytes_received,
+        })
+    });
     Ok(report)
 }
 

@@ -45,6 +45,12 @@ pub fn model_pair(cfg: PairConfig, host: &HostParams) -> [PairTransport<NicModel
 }
 
 impl<N> PairTransport<N> {
+    /// Another transport to the same node's device (its own DMA allocations), for a second
+    /// endpoint on another queue pair.
+    pub fn share(&self) -> Self {
+        PairTransport { pair: self.pair.clone(), node: self.node, bufs: BTreeMap::new(), waited: 0 }
+    }
+
     /// `buf[offset..offset + len]` must be inside a live allocation.
     fn span(&self, buf: &DmaBuf, offset: usize, len: usize) -> Result<u64, Error> {
         match self.bufs.get(&buf.bus) {

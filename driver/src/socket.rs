@@ -19,7 +19,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::rc::Rc;
 
-use sanswitch_model::host::{Command, Completion, Opcode};
+use sanswitch_model::host::{Command, Completion, Opcode, TAG_HOST_MASK};
 use sanswitch_model::status::WsaError;
 
 use crate::{Device, DmaBuf, Error, QueuePair, Transport};
@@ -27,6 +27,9 @@ use crate::{Device, DmaBuf, Error, QueuePair, Transport};
 /// How an endpoint sizes its rings and each connection's memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SocketConfig {
+    /// The device's queue pair the endpoint uses (one endpoint per queue pair: each thread
+    /// or process of an application can have its own, with no lock between them).
+    pub queue_pair: usize,
     /// log2 entries of the submission and completion rings.
     pub sq_log2: u32,
     pub cq_log2: u32,
@@ -45,6 +48,7 @@ pub struct SocketConfig {
 impl Default for SocketConfig {
     fn default() -> Self {
         SocketConfig {
+            queue_pair: 0,
             sq_log2: 6,
             cq_log2: 7,
             tx_staging: 256 * 1024,
@@ -183,14 +187,14 @@ pub fn wsa_io(e: WsaError) -> io::Error {
 }
 
 impl<T: Transport> Endpoint<T> {
-    /// Sets up queue pair 0 of `dev` with `cfg`'s ring sizes.
+    /// Sets up queue pair `cfg.queue_pair` of `dev` with `cfg`'s ring sizes.
     pub fn new(dev: Device<T>, mut cfg: SocketConfig) -> Result<Self, Error> {
         let depth = dev.info.queue_depth as usize;
         cfg.rx_bufs = cfg.rx_bufs.clamp(1, depth.max(1));
         if cfg.max_send == 0 || cfg.max_send > cfg.tx_staging {
             return Err(Error::Param("max_send must be in 1..=tx_staging".into()));
         }
-        let qp = dev.queue_pair(0, cfg.sq_log2, cfg.cq_log2)?;
+        let qp = dev.queue_pair(cfg.queue_pair, cfg.sq_log2, cfg.cq_log2)?;
         let inner = Inner {
             qp,
             cfg,
@@ -314,7 +318,8 @@ impl<T: Transport> Inner<T> {
 
     fn queue(&mut self, conn: u16, op: Opcode, what: Op, addr: u64, len: u32, aux: u64) -> u32 {
         let tag = self.next_tag;
-        self.next_tag = self.next_tag.wrapping_add(1).max(1);
+        // Tags are the host's 29 bits (`host::TAG_HOST_MASK`); 0 is never used.
+        self.next_tag = if self.next_tag >= TAG_HOST_MASK { 1 } else { self.next_tag + 1 };
         self.tags.insert(tag, (conn, what));
         self.batch.push(Command { opcode: op.code(), flags: 0, conn, tag, addr, len, aux });
         tag

@@ -86,3 +86,50 @@ fn aborted_connections_deliver_a_prefix_and_the_others_everything() {
     assert_eq!(r.aborted, 2);
     assert!(r.bytes >= 2 * 2 * (1 << 20), "the two connections not aborted deliver everything");
 }
+
+/// Every queue pair of each NIC gets an endpoint of its own (a thread's, in an application);
+/// connections are spread over them. A completion routed to the wrong queue pair would reach
+/// an endpoint that never submitted its tag, which the driver reports as a protocol error.
+#[test]
+fn every_queue_pair_carries_its_own_connections() {
+    let host = HostParams::default();
+    let nq = usize::from(host.queue_pairs);
+    assert!(nq > 1);
+    let [t0, t1] = model_pair(PairConfig { stall: 0.1, seed: 11, ..PairConfig::default() }, &host);
+    let node = |t: PairTransport<NicModel>| -> Vec<Ep> {
+        (0..nq)
+            .map(|q| {
+                let t = t.share();
+                let sc = SocketConfig {
+                    queue_pair: q,
+                    tx_staging: 1 << 20,
+                    wait_limit: 100_000,
+                    ..SocketConfig::default()
+                };
+                Endpoint::new(Device::open(t).expect("open"), sc).expect("endpoint")
+            })
+            .collect()
+    };
+    let nodes = [node(t0), node(t1)];
+    let o = LoopbackOptions {
+        connections: 2 * nq as u16,
+        bytes: 256 << 10,
+        max_write: 64 << 10,
+        urgent: 0.05,
+        aborts: 1,
+        seed: 11,
+        stall_waits: 20_000,
+    };
+    let r = loopback::run_queue_pairs([&nodes[0], &nodes[1]], &o, |_, _| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.aborted, 1);
+    assert!(r.bytes > (2 * nq as u64 * 2 - 2) * o.bytes, "{} B delivered", r.bytes);
+    for (n, eps) in nodes.iter().enumerate() {
+        for (q, e) in eps.iter().enumerate() {
+            let s = e.stats();
+            assert!(s.bytes_sent > 0 && s.completions > 0, "node {n} queue pair {q}: {s:?}");
+        }
+    }
+    let problems = nodes[0][0].with_transport(|t| t.pair.borrow().problems());
+    assert!(problems.is_empty(), "{problems:?}");
+}

@@ -11,7 +11,7 @@ use sanswitch_driver::{Device, DmaBuf, Error, Transport};
 use sanswitch_model::blocks::hostif_bench::HostIfBench;
 use sanswitch_model::host::{Command, Completion, Opcode};
 use sanswitch_model::params::EngineParams;
-use sanswitch_model::regs::{self, RegError};
+use sanswitch_model::regs::{self, HostParams, RegError};
 
 /// The host interface's model bench (host memory, a stand-in engine that completes every
 /// command, backpressure) as a transport; `forge` makes chosen registers read wrong.
@@ -101,9 +101,10 @@ fn open_reads_the_id_block() {
     let p = EngineParams::default();
     assert_eq!(d.info.connections, u32::from(p.connections));
     assert_eq!(d.info.buf_size, p.buf_size);
-    assert_eq!((d.info.queue_pairs, d.info.max_log2_size), (1, 12));
+    let h = HostParams::default();
+    assert_eq!((d.info.queue_pairs, d.info.max_log2_size), (u32::from(h.queue_pairs), 12));
     assert_eq!(d.info.rdma_read, p.rdma_read);
-    assert_eq!(d.blocks().len(), 3);
+    assert_eq!(d.blocks().len(), 2 + usize::from(h.queue_pairs));
 }
 
 #[test]
@@ -181,8 +182,12 @@ fn ring_sizes_outside_the_device_are_refused() {
         let d = Device::open(ModelLoop::new(7, 0.0)).unwrap();
         assert!(matches!(d.queue_pair(0, sq, cq), Err(Error::Param(_))), "{sq} {cq}");
     }
+    // The last queue pair exists, one past it does not.
+    let last = usize::from(HostParams::default().queue_pairs) - 1;
     let d = Device::open(ModelLoop::new(7, 0.0)).unwrap();
-    assert!(matches!(d.queue_pair(1, 3, 3), Err(Error::Param(_))), "no second queue pair");
+    assert!(d.queue_pair(last, 3, 3).is_ok(), "queue pair {last}");
+    let d = Device::open(ModelLoop::new(7, 0.0)).unwrap();
+    assert!(matches!(d.queue_pair(last + 1, 3, 3), Err(Error::Param(_))), "one past the last");
     let d = Device::open(ModelLoop::new(7, 0.0)).unwrap();
     assert!(d.queue_pair(0, 12, 1).is_ok(), "the largest ring");
 }
