@@ -42,7 +42,7 @@ pub struct RegDecode {
     k_cnt_index: Param<Bits<12>>,
     k_cnt_data: Param<Bits<12>>,
     k_qp: Param<Bits<12>>,
-    k_qp_end: Param<Bits<12>>,
+    k_qp_bytes: Param<Bits<12>>,
     k_sq_base_lo: Param<Bits<12>>,
     k_sq_base_hi: Param<Bits<12>>,
     k_sq_log2_size: Param<Bits<12>>,
@@ -92,7 +92,7 @@ impl RegDecode {
             k_cnt_index: k(layout[1].0 + regs::cnt::INDEX),
             k_cnt_data: k(layout[1].0 + regs::cnt::DATA),
             k_qp: k(qp_base),
-            k_qp_end: k(qp_base + u32::from(h.queue_pairs) * regs::QUEUE_PAIR_BLOCK.bytes),
+            k_qp_bytes: k(u32::from(h.queue_pairs) * regs::QUEUE_PAIR_BLOCK.bytes),
             k_sq_base_lo: k(qp::SQ_BASE_LO),
             k_sq_base_hi: k(qp::SQ_BASE_HI),
             k_sq_log2_size: k(qp::SQ_LOG2_SIZE),
@@ -155,7 +155,7 @@ impl Logic for RegDecode {
         self.rd_rel.next = self.rd_off.val() - self.k_qp.val();
         self.rd_qp.next = self.rd_rel.val().get_bits::<3>(6);
         self.qp_rd.next = bit_cast::<12, 6>(self.rd_rel.val().get_bits::<6>(0));
-        if (self.rd_off.val() >= self.k_qp.val()) & (self.rd_off.val() < self.k_qp_end.val()) {
+        if (self.rd_off.val() >= self.k_qp.val()) & (self.rd_rel.val() < self.k_qp_bytes.val()) {
             if self.qp_rd.val() == self.k_sq_base_lo.val() {
                 self.rd_hit.next = true;
                 self.rd_val.next = self.sq_base.val().get_bits::<32>(0);
@@ -221,7 +221,7 @@ impl Logic for RegDecode {
         self.wr_qp_idx.next = self.wr_rel.val().get_bits::<3>(6);
         self.wr_qp_off.next = bit_cast::<12, 6>(self.wr_rel.val().get_bits::<6>(0));
         self.wr_qp.next = (self.wr_off.val() >= self.k_qp.val())
-            & (self.wr_off.val() < self.k_qp_end.val())
+            & (self.wr_rel.val() < self.k_qp_bytes.val())
             & (self.wr_qp_off.val() >= self.k_sq_base_lo.val())
             & (self.wr_qp_off.val() <= self.k_cq_ctrl.val());
         if self.wr_qp.val() {

@@ -47,7 +47,7 @@ pub use cqwr::CqWriter;
 pub use decode::RegDecode;
 pub use fetch::SqFetch;
 pub use qp_bank::QpBank;
-pub use qp_regs::{QpRegs, QpState};
+pub use qp_regs::{CqState, QpRegs, QpState, SqState};
 
 use crate::engine::records::CplRec;
 use crate::widgets::{Param, param};
@@ -115,8 +115,8 @@ pub struct HostIf<const Q: usize> {
     cnt_index: DFF<Bits<8>>,
     k_bank: Param<Bits<3>>,
     k_tag_host: Param<Bits<32>>,
-    fst: Signal<Local, QpState>,
-    cst: Signal<Local, QpState>,
+    fst: Signal<Local, SqState>,
+    cst: Signal<Local, CqState>,
     cpl: Signal<Local, CplRec>,
 }
 
@@ -208,11 +208,11 @@ impl<const Q: usize> Logic for HostIf<Q> {
         self.qps.fetch_busy.next = self.fetch.s_axis_fetch_tready.val() | self.fetch.req_held.val();
         self.qps.fetch_show.next = self.fetch.m_axis_fetch_tvalid.val();
         self.fetch.qp.next = self.qps.sel.val();
-        self.fetch.run.next = self.fst.val().sq_en & !self.fst.val().sq_err;
-        self.fetch.base.next = self.fst.val().sq_base;
-        self.fetch.log2.next = self.fst.val().sq_log2;
-        self.fetch.prod.next = self.fst.val().sq_prod;
-        self.fetch.cons.next = self.fst.val().sq_cons;
+        self.fetch.run.next = self.fst.val().run;
+        self.fetch.base.next = self.fst.val().base;
+        self.fetch.log2.next = self.fst.val().log2;
+        self.fetch.prod.next = self.fst.val().prod;
+        self.fetch.cons.next = self.fst.val().cons;
         self.fetch.stop.next = self.qps.stop.val();
         self.fetch.m_axis_fetch_tready.next = self.m_axis_fetch_tready.val();
         self.fetch.s_axis_fetch_tvalid.next = self.s_axis_fetch_tvalid.val();
@@ -244,11 +244,11 @@ impl<const Q: usize> Logic for HostIf<Q> {
         self.cpl.next.opcode = self.s_axis_cpl_opcode.val();
         self.cpl.next.urgent = self.s_axis_cpl_urgent.val();
         self.cpl.next.eof = self.s_axis_cpl_eof.val();
-        self.cqwr.run.next = self.cst.val().cq_en;
-        self.cqwr.base.next = self.cst.val().cq_base;
-        self.cqwr.log2.next = self.cst.val().cq_log2;
-        self.cqwr.prod.next = self.cst.val().cq_prod;
-        self.cqwr.cons.next = self.cst.val().cq_cons;
+        self.cqwr.run.next = self.cst.val().run;
+        self.cqwr.base.next = self.cst.val().base;
+        self.cqwr.log2.next = self.cst.val().log2;
+        self.cqwr.prod.next = self.cst.val().prod;
+        self.cqwr.cons.next = self.cst.val().cons;
         self.cqwr.cpl_valid.next = self.s_axis_cpl_tvalid.val();
         self.cqwr.cpl.next = self.cpl.val();
         self.cqwr.m_axis_cqwr_tready.next = self.m_axis_cqwr_tready.val();

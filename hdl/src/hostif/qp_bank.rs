@@ -22,7 +22,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::{QpRegs, QpState};
+use super::{CqState, QpRegs, QpState, SqState};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock)]
@@ -42,9 +42,9 @@ pub struct QpBank<const Q: usize> {
     pub cq_done: Signal<In, Bit>,
     pub rd_state: Signal<Out, QpState>,
     pub sel: Signal<Out, Bits<3>>,
-    pub fetch_state: Signal<Out, QpState>,
+    pub fetch_state: Signal<Out, SqState>,
     pub stop: Signal<Out, Bit>,
-    pub cq_state: Signal<Out, QpState>,
+    pub cq_state: Signal<Out, CqState>,
     pub cq_none: Signal<Out, Bit>,
     pub cq_event: Signal<Out, Bits<8>>,
     pub doorbell: Signal<Out, Bit>,
@@ -146,8 +146,8 @@ impl<const Q: usize> Logic for QpBank<Q> {
 
         // Each queue pair's inputs, and the multiplexers over their state.
         self.rd_state.next = self.qp[0].state.val();
-        self.fetch_state.next = self.qp[0].state.val();
-        self.cq_state.next = self.qp[0].state.val();
+        self.fetch_state.next = self.qp[0].sq.val();
+        self.cq_state.next = self.qp[0].cq.val();
         self.stop.next = false;
         self.doorbell.next = false;
         self.beyond.next = false;
@@ -172,11 +172,11 @@ impl<const Q: usize> Logic for QpBank<Q> {
                 self.rd_state.next = self.qp[i].state.val();
             }
             if self.sel.val() == self.k_idx[i].val() {
-                self.fetch_state.next = self.qp[i].state.val();
+                self.fetch_state.next = self.qp[i].sq.val();
                 self.stop.next = self.qp[i].stop.val();
             }
             if self.cpl_qp.val() == self.k_idx[i].val() {
-                self.cq_state.next = self.qp[i].state.val();
+                self.cq_state.next = self.qp[i].cq.val();
             }
             if self.qp[i].doorbell.val() {
                 self.doorbell.next = true;

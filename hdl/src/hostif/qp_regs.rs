@@ -6,7 +6,8 @@
 //! - `wr`, `off`, `wdata` (in): a register write at this edge, `off` inside this block.
 //! - `took` (in): the fetch queued an entry (`sq_cons` moves); `done` (in): a completion
 //!   entry was written (`cq_prod` moves; an armed ring raises `cq_event` and disarms).
-//! - `state` (out): the registers; `stop` (out): this write disables the submission ring;
+//! - `state` (out): the registers (as reads see them); `sq`, `cq` (out): what the fetch and
+//!   the completion writer need of them; `stop` (out): this write disables the submission ring;
 //!   `sq_work` (out): the submission ring is enabled, not stopped and has entries to fetch.
 //! - `ev_in` (in) / `ev_out` (out): the queue pairs' events, chained: `ev_out` is `ev_in`
 //!   with this queue pair's bit set while its event is (the last link is `cq_event`).
@@ -39,6 +40,28 @@ pub struct QpState {
     pub cq_arm: Bit,
 }
 
+/// What the fetch needs of a submission ring.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct SqState {
+    /// Enabled and not stopped.
+    pub run: Bit,
+    pub base: Bits<64>,
+    pub log2: Bits<4>,
+    pub prod: Bits<16>,
+    pub cons: Bits<16>,
+}
+
+/// What the completion writer needs of a completion ring.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct CqState {
+    /// Enabled.
+    pub run: Bit,
+    pub base: Bits<64>,
+    pub log2: Bits<4>,
+    pub prod: Bits<16>,
+    pub cons: Bits<16>,
+}
+
 #[derive(LogicBlock, Default)]
 pub struct QpRegs {
     pub clock: Signal<In, Clock>,
@@ -50,6 +73,8 @@ pub struct QpRegs {
     pub done: Signal<In, Bit>,
     pub ev_in: Signal<In, Bits<8>>,
     pub state: Signal<Out, QpState>,
+    pub sq: Signal<Out, SqState>,
+    pub cq: Signal<Out, CqState>,
     pub stop: Signal<Out, Bit>,
     pub sq_work: Signal<Out, Bit>,
     pub ev_out: Signal<Out, Bits<8>>,
@@ -133,6 +158,16 @@ impl Logic for QpRegs {
         self.state.next.cq_cons = self.cq_cons.q.val();
         self.state.next.cq_en = self.cq_en.q.val();
         self.state.next.cq_arm = self.cq_arm.q.val();
+        self.sq.next.run = self.sq_en.q.val() & !self.sq_err.q.val();
+        self.sq.next.base = self.sq_base.q.val();
+        self.sq.next.log2 = self.sq_log2.q.val();
+        self.sq.next.prod = self.sq_prod.q.val();
+        self.sq.next.cons = self.sq_cons.q.val();
+        self.cq.next.run = self.cq_en.q.val();
+        self.cq.next.base = self.cq_base.q.val();
+        self.cq.next.log2 = self.cq_log2.q.val();
+        self.cq.next.prod = self.cq_prod.q.val();
+        self.cq.next.cons = self.cq_cons.q.val();
         self.ev_out.next = self.ev_in.val();
         if self.ev.q.val() {
             self.ev_out.next = self.ev_in.val() | self.k_bit.val();
