@@ -70,3 +70,45 @@ fn nic_model_and_verilog_in_lockstep_under_the_driver() {
     assert_eq!(r.aborted, 1);
     assert!(cycles >= 1_000_000, "a million cycles compared at least ({cycles})");
 }
+
+/// Every queue pair of each NIC has an endpoint of its own, each NIC its model and its
+/// Verilog in lockstep: the fetch's round robin and the completions' routing home are
+/// compared every cycle under real traffic.
+#[test]
+fn every_queue_pair_in_lockstep_under_the_driver() {
+    let cfg = PairConfig { stall: 0.1, seed: 5, ..PairConfig::default() };
+    let p = cfg.params;
+    let h = HostParams::default();
+    let nq = usize::from(h.queue_pairs);
+    let nic = || Checked::new(NicModel::new(p, &h), Rc::new(VNic::new));
+    let node = |t: PairTransport<Checked<NicModel, VNic>>| -> Vec<Endpoint<_>> {
+        (0..nq)
+            .map(|q| {
+                let sc =
+                    SocketConfig { queue_pair: q, wait_limit: 100_000, ..SocketConfig::default() };
+                Endpoint::new(Device::open(t.share()).expect("open"), sc).expect("endpoint")
+            })
+            .collect()
+    };
+    let [t0, t1] = pair(cfg, [nic(), nic()]);
+    let nodes = [node(t0), node(t1)];
+    let o = LoopbackOptions {
+        connections: 2 * nq as u16,
+        bytes: 256 << 10,
+        max_write: 32 << 10,
+        urgent: 0.05,
+        seed: 5,
+        stall_waits: 20_000,
+        ..Default::default()
+    };
+    let r = loopback::run_queue_pairs([&nodes[0], &nodes[1]], &o, |_, _| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.bytes, 2 * 2 * nq as u64 * o.bytes, "every byte, both ways");
+    for eps in &nodes {
+        for (q, e) in eps.iter().enumerate() {
+            assert!(e.stats().completions > 0, "queue pair {q} was used");
+        }
+    }
+    let problems = nodes[0][0].with_transport(|t| t.pair.borrow().problems());
+    assert!(problems.is_empty(), "{problems:?}");
+}
