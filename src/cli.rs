@@ -76,6 +76,10 @@ pub struct LoopbackArgs {
     /// Connections node 0 aborts half way (the first ones).
     #[arg(long, default_value_t = 0, value_parser = whole::<u16>)]
     pub aborts: u16,
+    /// Queue pairs each node uses, an endpoint on each (1 to the NIC's queue pairs):
+    /// connection c goes on queue pair c mod N.
+    #[arg(long, default_value_t = 1, value_parser = whole::<usize>)]
+    pub queue_pairs: usize,
     /// Probability that a write is accompanied by urgent bytes.
     #[arg(long, default_value_t = 0.02)]
     pub urgent: f64,

@@ -31,6 +31,10 @@ pub fn run(a: &LoopbackArgs) -> Result<ExitCode, Error> {
     if !(0.0..=0.9).contains(&a.stall) || !(0.0..=1.0).contains(&a.urgent) {
         return bad("--stall must be in 0..=0.9 and --urgent in 0..=1".into());
     }
+    let qps = usize::from(HostParams::default().queue_pairs);
+    if !(1..=qps).contains(&a.queue_pairs) {
+        return bad(format!("--queue-pairs {} is not in 1..={qps}", a.queue_pairs));
+    }
     if a.clock_mhz.is_nan() || a.clock_mhz <= 0.0 {
         return bad("--clock-mhz must be positive".into());
     }
@@ -53,10 +57,12 @@ pub fn run(a: &LoopbackArgs) -> Result<ExitCode, Error> {
         ..LoopbackOptions::default()
     };
     let r = match a.transport {
-        TransportKind::Model => drive(model_pair(cfg, &HostParams::default()), &o, a.quiet),
+        TransportKind::Model => {
+            drive(model_pair(cfg, &HostParams::default()), &o, a.queue_pairs, a.quiet)
+        }
         TransportKind::Sim => {
             let ts = pair(cfg, [Rtl::new(VNic::new()), Rtl::new(VNic::new())]);
-            drive(ts, &o, a.quiet)
+            drive(ts, &o, a.queue_pairs, a.quiet)
         }
     };
     match r {
@@ -68,28 +74,36 @@ pub fn run(a: &LoopbackArgs) -> Result<ExitCode, Error> {
     }
 }
 
+/// Runs the loopback with `qps` endpoints per node, one per queue pair.
 fn drive<N: CycleModel<In = NicIn, Out = NicOut>>(
     ts: [PairTransport<N>; 2],
     o: &LoopbackOptions,
+    qps: usize,
     quiet: bool,
 ) -> Result<LoopbackReport, String> {
-    let sc = SocketConfig { tx_staging: 2 << 20, max_send: 1 << 20, ..SocketConfig::default() };
-    let mut eps = Vec::new();
-    for t in ts {
-        let dev = Device::open(t).map_err(|e| e.to_string())?;
-        eps.push(Endpoint::new(dev, sc.clone()).map_err(|e| e.to_string())?);
+    let mut nodes: [Vec<Endpoint<PairTransport<N>>>; 2] = [Vec::new(), Vec::new()];
+    for (t, eps) in ts.iter().zip(&mut nodes) {
+        for q in 0..qps {
+            let sc = SocketConfig {
+                queue_pair: q,
+                tx_staging: 2 << 20,
+                max_send: 1 << 20,
+                ..SocketConfig::default()
+            };
+            let dev = Device::open(t.share()).map_err(|e| e.to_string())?;
+            eps.push(Endpoint::new(dev, sc).map_err(|e| e.to_string())?);
+        }
     }
-    let eps: [Endpoint<PairTransport<N>>; 2] = eps.try_into().map_err(|_| "two endpoints")?;
     let total = o.bytes * 2 * o.connections as u64;
     let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(total) };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg}")
             .expect("a valid template"),
     );
-    let r = loopback::run(&eps, o, |done, _| bar.set_position(done));
+    let r = loopback::run_queue_pairs([&nodes[0], &nodes[1]], o, |done, _| bar.set_position(done));
     bar.finish_and_clear();
     let r = r.map_err(|e| e.to_string())?;
-    let problems = eps[0].with_transport(|t| t.pair.borrow().problems());
+    let problems = nodes[0][0].with_transport(|t| t.pair.borrow().problems());
     if !problems.is_empty() {
         return Err(format!("host memory touched outside what the drivers lent: {problems:?}"));
     }
@@ -102,8 +116,9 @@ fn print(a: &LoopbackArgs, r: &LoopbackReport) {
         TransportKind::Sim => "sim",
     };
     println!(
-        "loopback ({t}): {} connections, {} B checked both ways ({} urgent), {} aborted",
-        a.connections, r.bytes, r.urgent_bytes, r.aborted
+        "loopback ({t}): {} connections on {} queue pair(s) per node, {} B checked both ways \
+         ({} urgent), {} aborted",
+        a.connections, a.queue_pairs, r.bytes, r.urgent_bytes, r.aborted
     );
     if let (Some(c), Some(bpc)) = (r.cycles, r.bytes_per_cycle()) {
         let gbit = bpc * 8.0 * a.clock_mhz / 1000.0;

@@ -525,10 +525,27 @@ fn loopback_checks_every_byte_on_both_transports() {
         assert!(s.contains("240000 B checked both ways"), "{t}: {s}");
         assert!(s.contains("B/cycle") && s.contains("commands per doorbell"), "{t}: {s}");
     }
+    // Every queue pair of the NIC, one endpoint each.
+    let qps = sanswitch_model::regs::QUEUE_PAIRS.to_string();
+    let out = sanswitch(&[
+        "loopback",
+        "--queue-pairs",
+        &qps,
+        "--connections",
+        "6",
+        "--bytes",
+        "30000",
+        "--quiet",
+    ]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{}{}", s, text(&out.stderr));
+    assert!(s.contains(&format!("6 connections on {qps} queue pair(s)")), "{s}");
+    assert!(s.contains("360000 B checked both ways"), "{s}");
 }
 
 #[test]
 fn loopback_refuses_bad_flags_with_exit_2() {
+    let past_last_qp = (sanswitch_model::regs::QUEUE_PAIRS + 1).to_string();
     for args in [
         &["loopback", "--connections", "0"][..],
         &["loopback", "--connections", "17"],
@@ -536,6 +553,8 @@ fn loopback_refuses_bad_flags_with_exit_2() {
         &["loopback", "--aborts", "5", "--connections", "4"],
         &["loopback", "--stall", "0.95"],
         &["loopback", "--clock-mhz", "0"],
+        &["loopback", "--queue-pairs", "0"],
+        &["loopback", "--queue-pairs", &past_last_qp],
     ] {
         let out = sanswitch(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
