@@ -542,7 +542,8 @@ pub fn registers_markdown() -> String {
          types it does not know, and refuses a known block of another version.\n\n",
     );
     o.push_str(&format!(
-        "Register space: {SPACE_BYTES:#x} bytes. Default layout (one queue pair): {}.\n\n",
+        "Register space: {SPACE_BYTES:#x} bytes. Default layout ({QUEUE_PAIRS} queue pairs, \
+         as the Verilog is built): {}.\n\n",
         layout(&HostParams::default())
             .iter()
             .map(|(b, d)| format!("`{}` at {b:#05x}", d.name))

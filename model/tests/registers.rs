@@ -97,6 +97,8 @@ fn discovery_skips_a_block_it_does_not_know() {
             m.insert(q2 + off, v);
         }
     }
+    // The chain ends there (the other queue pairs' blocks are behind it).
+    m.insert(q2 + HDR_NEXT, 0);
     let found = walk(&m).unwrap();
     assert_eq!(
         found.iter().map(|f| f.kind).collect::<Vec<_>>(),
