@@ -15,6 +15,7 @@
 //! simulator and when used as the oracle for the hardware.
 
 pub mod blocks;
+pub mod bridge;
 pub mod endpoint;
 pub mod engine_pair;
 pub mod fabric;
