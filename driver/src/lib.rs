@@ -11,6 +11,7 @@
 pub mod conn;
 pub mod device;
 pub mod error;
+pub mod frontpanel;
 pub mod loopback;
 pub mod pair;
 pub mod pcie;
