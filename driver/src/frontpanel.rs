@@ -22,8 +22,7 @@ use std::rc::Rc;
 use sanswitch_model::blocks::hostif::RESP_SLVERR;
 use sanswitch_model::blocks::nic::{NicIn, NicOut};
 use sanswitch_model::bridge::{
-    self, BLOCK_BYTES, BLOCK_WORDS, BridgeExec, BridgeTarget, MAX_MEM_BYTES, MemStatus, Request,
-    Response,
+    self, BLOCK_BYTES, BLOCK_WORDS, BridgeExec, BridgeTarget, MAX_MEM_BYTES, Request, Response,
 };
 use sanswitch_model::nic_pair::NicPair;
 use sanswitch_model::ports::CycleModel;
@@ -49,16 +48,111 @@ pub trait PipeLink {
 }
 
 /// The host side of the bridge protocol over a link.
+///
+/// Writes (register and memory) are **posted**, as PCIe posts its writes: kept and sent with
+/// the next transaction either node makes (a read, or a wait), in order with everything
+/// else, so a doorbell costs no round trip of its own. A posted write's failure is
+/// reported by the next call of the node that posted it.
 pub struct Bridge<L> {
     pub link: L,
     /// Transactions run and request words sent (for figures).
     pub transactions: u64,
     pub words_sent: u64,
+    posted: Vec<Request>,
+    posted_bytes: usize,
+    failed: [Option<Error>; bridge::NODES],
+}
+
+fn node_of(r: &Request) -> usize {
+    match r {
+        Request::RegWrite { node, .. }
+        | Request::RegRead { node, .. }
+        | Request::MemWrite { node, .. }
+        | Request::MemRead { node, .. } => *node,
+        Request::Flush => 0,
+    }
 }
 
 impl<L: PipeLink> Bridge<L> {
     pub fn new(link: L) -> Self {
-        Bridge { link, transactions: 0, words_sent: 0 }
+        Bridge {
+            link,
+            transactions: 0,
+            words_sent: 0,
+            posted: Vec::new(),
+            posted_bytes: 0,
+            failed: Default::default(),
+        }
+    }
+
+    /// Posts a write of `node`'s; sends the posted writes once they are many.
+    pub fn post(&mut self, r: Request) -> Result<(), Error> {
+        let node = node_of(&r);
+        if let Some(e) = self.failed[node].take() {
+            return Err(e);
+        }
+        self.posted_bytes += match &r {
+            Request::MemWrite { data, .. } => data.len(),
+            _ => 4,
+        };
+        self.posted.push(r);
+        if self.posted_bytes >= POST_LIMIT {
+            self.send(node, Vec::new())?;
+        }
+        Ok(())
+    }
+
+    /// Sends the posted writes and `node`'s `reqs` in one transaction; `reqs`' responses.
+    /// A failed posted write of `node`'s is its error; another node's is kept for it.
+    pub fn send(&mut self, node: usize, reqs: Vec<Request>) -> Result<Vec<Response>, Error> {
+        if let Some(e) = self.failed[node].take() {
+            return Err(e);
+        }
+        let n = self.posted.len();
+        let mut all = std::mem::take(&mut self.posted);
+        self.posted_bytes = 0;
+        all.extend(reqs);
+        let mut resp = self.transact(&all)?;
+        let mut mine = None;
+        for (q, r) in all.iter().zip(&resp).take(n) {
+            let ok = matches!(
+                r,
+                Response::RegWrite { resp: 0, .. } | Response::MemWrite { status: 0, .. }
+            );
+            if ok {
+                continue;
+            }
+            let e = match q {
+                Request::RegWrite { offset, .. } => Error::Register {
+                    offset: *offset,
+                    what: format!("posted write answered {r:?}"),
+                },
+                _ => Error::Dma(format!("posted {q:?} refused: {r:?}")),
+            };
+            let k = node_of(q);
+            if k == node {
+                mine = mine.or(Some(e));
+            } else if self.failed[k].is_none() {
+                self.failed[k] = Some(e);
+            }
+        }
+        if let Some(e) = mine {
+            return Err(e);
+        }
+        Ok(resp.split_off(n))
+    }
+
+    /// Sends whatever is posted (before a wait: the device must see the doorbells).
+    pub fn flush(&mut self) {
+        if self.posted.is_empty() {
+            return;
+        }
+        let node = node_of(&self.posted[0]);
+        if let Err(e) = self.send(node, Vec::new()) {
+            if self.failed[node].is_none() {
+                self.failed[node] = Some(e);
+            }
+        }
     }
 
     /// Runs `reqs` as one transaction: their words, a `FLUSH`, `NOP`s to the block's end;
@@ -113,6 +207,9 @@ pub struct BoardTransport<L> {
     bufs: BTreeMap<u64, usize>,
 }
 
+/// Posted writes are sent once they hold this many bytes.
+pub const POST_LIMIT: usize = 256 << 10;
+
 /// The two nodes' transports over one link; node `k` has `mem_bytes` of on-chip memory that
 /// its NIC sees at bus addresses `bus_base[k]` onwards (0 on the board).
 pub fn board<L: PipeLink>(link: L, bus_base: [u64; 2], mem_bytes: u32) -> [BoardTransport<L>; 2] {
@@ -144,23 +241,19 @@ impl<L> BoardTransport<L> {
 
 impl<L: PipeLink> Transport for BoardTransport<L> {
     fn read32(&mut self, offset: u32) -> Result<u32, Error> {
-        let r = self.bridge.borrow_mut().transact(&[Request::RegRead { node: self.node, offset }]);
+        let r = self
+            .bridge
+            .borrow_mut()
+            .send(self.node, vec![Request::RegRead { node: self.node, offset }]);
         match r?.pop() {
             Some(Response::RegRead { resp: 0, value, .. }) => Ok(value),
             other => Err(Error::Register { offset, what: format!("read answered {other:?}") }),
         }
     }
 
+    /// Posted: sent with the next read or wait.
     fn write32(&mut self, offset: u32, value: u32) -> Result<(), Error> {
-        let r = self.bridge.borrow_mut().transact(&[Request::RegWrite {
-            node: self.node,
-            offset,
-            value,
-        }]);
-        match r?.pop() {
-            Some(Response::RegWrite { resp: 0, .. }) => Ok(()),
-            other => Err(Error::Register { offset, what: format!("write answered {other:?}") }),
-        }
+        self.bridge.borrow_mut().post(Request::RegWrite { node: self.node, offset, value })
     }
 
     /// First fit in the node's memory, aligned; `Dma` when nothing fits.
@@ -196,21 +289,17 @@ impl<L: PipeLink> Transport for BoardTransport<L> {
         Ok(())
     }
 
+    /// Posted: sent with the next read or wait.
     fn dma_write(&mut self, buf: &DmaBuf, offset: usize, data: &[u8]) -> Result<(), Error> {
         let a = self.span(buf, offset, data.len())?;
-        let reqs: Vec<Request> = data
-            .chunks(MAX_MEM_BYTES as usize & !7)
-            .enumerate()
-            .map(|(k, c)| Request::MemWrite {
+        let step = MAX_MEM_BYTES as usize & !7;
+        for (k, c) in data.chunks(step).enumerate() {
+            let r = Request::MemWrite {
                 node: self.node,
-                addr: a + (k * (MAX_MEM_BYTES as usize & !7)) as u32,
+                addr: a + (k * step) as u32,
                 data: c.to_vec(),
-            })
-            .collect();
-        for r in self.bridge.borrow_mut().transact(&reqs)? {
-            if r != (Response::MemWrite { node: self.node, status: MemStatus::Ok as u16 }) {
-                return Err(Error::Dma(format!("bridge refused a write at {a:#x}: {r:?}")));
-            }
+            };
+            self.bridge.borrow_mut().post(r)?;
         }
         Ok(())
     }
@@ -226,7 +315,7 @@ impl<L: PipeLink> Transport for BoardTransport<L> {
                 len: step.min(out.len() - k) as u32,
             })
             .collect();
-        let resp = self.bridge.borrow_mut().transact(&reqs)?;
+        let resp = self.bridge.borrow_mut().send(self.node, reqs.clone())?;
         for ((q, r), chunk) in reqs.iter().zip(resp).zip(out.chunks_mut(step)) {
             let (Request::MemRead { addr, .. }, Response::MemRead { status: 0, words, .. }) =
                 (q, &r)
@@ -247,8 +336,12 @@ impl<L: PipeLink> Transport for BoardTransport<L> {
     /// done.
     fn barrier(&mut self) {}
 
+    /// Sends every posted write (both nodes': a failure is reported by its node's next
+    /// call), then waits.
     fn wait(&mut self) {
-        self.bridge.borrow_mut().link.wait();
+        let mut b = self.bridge.borrow_mut();
+        b.flush();
+        b.link.wait();
     }
 
     fn now_cycles(&self) -> Option<u64> {
@@ -269,24 +362,29 @@ pub trait BoardModel: BridgeTarget {
 /// through the protocol.
 pub struct ExecLink<M> {
     pub model: M,
+    /// Device cycles a transaction's requests take to arrive, and its responses to return
+    /// (half a round trip each; a USB 2.0 round trip is on the order of a millisecond).
+    pub half_round_trip: u64,
     exec: BridgeExec,
     out: VecDeque<u16>,
 }
 
 impl<M: BoardModel> ExecLink<M> {
     pub fn new(model: M) -> Self {
-        ExecLink { model, exec: BridgeExec::default(), out: VecDeque::new() }
+        ExecLink { model, half_round_trip: 0, exec: BridgeExec::default(), out: VecDeque::new() }
     }
 }
 
 impl<M: BoardModel> PipeLink for ExecLink<M> {
     fn write_blocks(&mut self, words: &[u16]) -> Result<(), Error> {
+        self.model.run(self.half_round_trip);
         let out = self.exec.run(words, &mut self.model);
         self.out.extend(out);
         Ok(())
     }
 
     fn read_blocks(&mut self, n: usize) -> Result<Vec<u16>, Error> {
+        self.model.run(self.half_round_trip);
         if self.out.len() < n {
             return Err(Error::Protocol(format!(
                 "the bridge has {} response words, {n} asked",
@@ -614,6 +712,42 @@ mod tests {
         assert!(a.dma_alloc(30_000, 8).is_ok());
         assert!(matches!(a.dma_read(&y, 0, &mut head), Err(Error::Dma(_))), "freed");
         assert!(a.bridge.borrow().transactions > 5);
+    }
+
+    #[test]
+    fn writes_are_posted_and_their_failure_reported_by_the_next_call() {
+        let [mut a, _] = board(exec(), [0, 0], 64 << 10);
+        let before = a.bridge.borrow().transactions;
+        a.write32(0x60, 1).unwrap();
+        a.write32(0x1000, 2).unwrap(); // refused by the device, but posted
+        let x = a.dma_alloc(64, 8).unwrap();
+        a.dma_write(&x, 3, b"posted").unwrap();
+        assert_eq!(a.bridge.borrow().transactions, before, "nothing sent yet");
+        let e = a.read32(0x60).unwrap_err();
+        assert!(matches!(e, Error::Register { offset: 0x1000, .. }), "{e}");
+        assert_eq!(a.bridge.borrow().transactions, before + 1, "one transaction for all");
+        // The writes before the refused one took effect; the memory write after it too
+        // (the bridge runs every request), and the next read is answered.
+        assert_eq!(a.read32(0x60).unwrap(), 1);
+        let mut b = [0u8; 6];
+        a.dma_read(&x, 3, &mut b).unwrap();
+        assert_eq!(&b, b"posted");
+        // A failure found while waiting is reported by the next call.
+        a.write32(0x1004, 0).unwrap();
+        a.wait();
+        assert!(matches!(a.read32(0x60), Err(Error::Register { offset: 0x1004, .. })));
+        assert_eq!(a.read32(0x60).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_posted_write_goes_with_the_other_nodes_transaction_and_its_failure_to_its_node() {
+        let [mut a, mut b] = board(exec(), [0, 0], 64 << 10);
+        b.write32(0x64, 5).unwrap();
+        b.write32(0x1008, 0).unwrap();
+        // Node 0's read carries node 1's posted writes; the failure is node 1's to hear.
+        assert_eq!(a.read32(0x64).unwrap(), 0);
+        assert!(matches!(b.read32(0x64), Err(Error::Register { offset: 0x1008, .. })));
+        assert_eq!(b.read32(0x64).unwrap(), 5);
     }
 
     #[test]

@@ -13,14 +13,16 @@ use sanswitch_model::engine_pair::PairConfig;
 use sanswitch_model::nic_pair::NicPair;
 use sanswitch_model::regs::HostParams;
 
-#[test]
-fn streams_both_ways_through_the_bridge_protocol() {
+/// Runs the loopback through the bridge with `half_round_trip` device cycles each way per
+/// transaction; bytes delivered, transactions, cycles.
+fn run(half_round_trip: u64) -> (u64, u64, u64) {
     let cfg = PairConfig { stall: 0.1, seed: 9, ..PairConfig::default() };
     let h = HostParams::default();
     let p = cfg.params;
     let pair = NicPair::new(cfg, [NicModel::new(p, &h), NicModel::new(p, &h)]);
     let mem = 256 << 10;
     let ts = exec_board(pair, mem);
+    ts[0].bridge.borrow_mut().link.half_round_trip = half_round_trip;
     let sc = SocketConfig {
         sq_log2: 4,
         cq_log2: 5,
@@ -48,6 +50,27 @@ fn streams_both_ways_through_the_bridge_protocol() {
         (t.bridge.borrow().transactions, t.bridge.borrow().link.model.pair.problems())
     });
     assert!(problems.is_empty(), "{problems:?}");
-    println!("{} B through {transactions} bridge transactions", r.bytes);
+    let cycles = r.cycles.expect("the model counts cycles");
+    println!(
+        "half round trip {half_round_trip} cycles: {} B through {transactions} bridge \
+         transactions in {cycles} cycles ({:.1} B per transaction)",
+        r.bytes,
+        r.bytes as f64 / transactions as f64
+    );
+    (r.bytes, transactions, cycles)
+}
+
+#[test]
+fn streams_both_ways_through_the_bridge_protocol() {
+    let (_, transactions, _) = run(0);
     assert!(transactions > 1000);
+}
+
+/// With a round trip per transaction, the driver's polls find more each time: fewer
+/// transactions for the same bytes.
+#[test]
+fn a_slower_link_carries_more_per_transaction() {
+    let (b0, t0, _) = run(0);
+    let (b1, t1, _) = run(200);
+    assert!(b1 as f64 / t1 as f64 > 2.0 * b0 as f64 / t0 as f64, "{t0} vs {t1} transactions");
 }
