@@ -9,6 +9,7 @@
 //! [`verilog`] gives each block's Verilog, the one source the co-simulation build, the
 //! `generate` command and the lint tests all use.
 
+pub mod board;
 pub mod cosim;
 pub mod engine;
 pub mod hostif;
@@ -76,16 +77,20 @@ pub enum BlockName {
     HostIf,
     /// The NIC top: host interface + engine on one host-memory port.
     Nic,
+    /// The FrontPanel bridge's core (the development board's host side), in front of two
+    /// memories of `sanswitch_model::bridge::NODE_MEM_BYTES`.
+    Bridge,
 }
 
 impl BlockName {
-    pub const ALL: [BlockName; 6] = [
+    pub const ALL: [BlockName; 7] = [
         BlockName::Parser,
         BlockName::Pool,
         BlockName::Sequencer,
         BlockName::Engine,
         BlockName::HostIf,
         BlockName::Nic,
+        BlockName::Bridge,
     ];
 
     /// File stem and Verilator prefix.
@@ -97,6 +102,7 @@ impl BlockName {
             BlockName::Engine => "engine",
             BlockName::HostIf => "hostif",
             BlockName::Nic => "nic",
+            BlockName::Bridge => "bridge",
         }
     }
 }
@@ -157,6 +163,11 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
         }
         BlockName::Engine => return engine_verilog(&p.engine),
         BlockName::Nic => return nic_verilog(&p.engine),
+        BlockName::Bridge => {
+            let mut uut = board::Bridge::new(sanswitch_model::bridge::NODE_MEM_BYTES);
+            uut.connect_all();
+            generate_verilog(&uut)
+        }
         BlockName::HostIf => {
             let mut uut = hostif::HostIf::<{ hostif::QUEUE_PAIRS }>::new(
                 &p.engine,

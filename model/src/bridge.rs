@@ -32,6 +32,8 @@ pub const BLOCK_BYTES: usize = 1024;
 pub const BLOCK_WORDS: usize = BLOCK_BYTES / 2;
 /// Nodes (NICs) behind the bridge.
 pub const NODES: usize = 2;
+/// Bytes of each node's on-chip memory on the board (64-bit words: 16 BRAM36 a node).
+pub const NODE_MEM_BYTES: u32 = 64 << 10;
 /// The longest memory request, in bytes.
 pub const MAX_MEM_BYTES: u32 = 0xFFFF;
 

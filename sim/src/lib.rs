@@ -32,6 +32,7 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use sanswitch_model::blocks::bridge::{BridgeIn, BridgeOut};
 use sanswitch_model::blocks::engine::{EngineIn, EngineOut};
 use sanswitch_model::blocks::hostif::{HostIfIn, HostIfOut};
 use sanswitch_model::blocks::nic::{NicIn, NicOut};
@@ -329,6 +330,9 @@ modules! {
     HostIf, VHostIf, "hostif", HostIfIn, HostIfOut;
     /// The NIC top (`hdl/src/nic/`): host interface + engine, default parameters.
     Nic, VNic, "nic", NicIn, NicOut;
+    /// The FrontPanel bridge's core (`hdl/src/board/bridge.rs`), in front of two memories of
+    /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
+    Bridge, VBridge, "bridge", BridgeIn, BridgeOut;
     /// The parser at `EngineParams::small()`.
     ParserSmall, VParserSmall, "parser_small", ParserIn, ParserOut;
     /// The pool manager at `EngineParams::small()`.

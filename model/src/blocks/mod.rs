@@ -1,6 +1,8 @@
 //! Cycle-accurate models of the hardware blocks, one per file, each with its port structs.
 //! They are the oracle the Verilated Verilog is checked against, cycle by cycle.
 
+pub mod bridge;
+pub mod bridge_stimulus;
 pub mod dma_arb;
 pub mod engine;
 pub mod hostif;
@@ -45,6 +47,11 @@ pub const BLOCKS: &[BlockPorts] = &[
         outputs: hostif::HostIfOut::PORTS,
     },
     BlockPorts { name: "nic", inputs: nic::NicIn::PORTS, outputs: nic::NicOut::PORTS },
+    BlockPorts {
+        name: "bridge",
+        inputs: bridge::BridgeIn::PORTS,
+        outputs: bridge::BridgeOut::PORTS,
+    },
     BlockPorts {
         name: "sequencer",
         inputs: sequencer::SequencerIn::PORTS,

@@ -1,0 +1,13 @@
+//! The development board's blocks that are not the NIC: the FrontPanel bridge's core and its
+//! parts (the XEM7010 top in `fpga/xem7010` puts them around two NICs).
+//!
+//! - [`Bridge`]: runs the bridge protocol's requests on the two nodes' register ports and
+//!   memories ([`BridgeDecode`] and [`RspOut`] are its parts).
+
+pub mod bridge;
+pub mod bridge_decode;
+pub mod rsp_out;
+
+pub use bridge::{Bridge, BridgeState};
+pub use bridge_decode::BridgeDecode;
+pub use rsp_out::RspOut;
