@@ -1,6 +1,7 @@
 //! The bridge's cycle model under its random stimulus, checked word by word against the
-//! protocol's reference behaviour (`BridgeExec`), with and without resets; a model that
-//! gets a byte mask wrong is caught.
+//! protocol's reference behaviour (`BridgeExec`), with and without resets, at three memory
+//! sizes (the smallest a single word). The Verilog is checked against this model in
+//! `sim/tests/lockstep_bridge.rs`.
 
 use sanswitch_model::blocks::bridge::{BridgeIn, BridgeModel};
 use sanswitch_model::blocks::bridge_stimulus::BridgeDriver;

@@ -3,7 +3,7 @@
 //!
 //! - [`Dut`]: a simulated block seen through its model's port structs; [`Verilated`] is the
 //!   Verilated one, one type per module `build.rs` builds (the list is
-//!   `sanswitch_hdl::cosim::cosim_blocks`): [`VParser`], [`VPool`], [`VSequencer`], [`VHostIf`], [`VNic`],
+//!   `sanswitch_hdl::cosim::cosim_blocks`): [`VParser`], [`VPool`], [`VSequencer`], [`VHostIf`], [`VNic`], [`VBridge`],
 //!   [`VEngine`] at default parameters, [`VParserSmall`], [`VPoolSmall`], [`VSequencerSmall`] at
 //!   `EngineParams::small()`, [`VPoolLarge`] at `EngineParams::large()`, and
 //!   [`VParserNoReset`], a parser with a register left out of its reset.
