@@ -49,6 +49,19 @@ pub enum Command {
     ///
     /// Exit status: 0 intact, 1 a byte lost, changed or late, 2 bad input.
     Loopback(LoopbackArgs),
+
+    /// Run the host driver's loopback on the Opal Kelly XEM7010 board: two NICs on the FPGA,
+    /// reached over USB through FrontPanel's block pipes and the bridge protocol
+    /// (docs/BOARD.md). Loads Opal Kelly's FrontPanel library at run time
+    /// (SANSWITCH_FRONTPANEL_LIB, else libokFrontPanel.so on the loader's path), opens the
+    /// board (--serial, else the first), configures it with --bitfile, and moves random
+    /// streams both ways, every byte checked, with a progress bar; prints throughput (wall
+    /// clock) and bridge transactions. --emulate runs the same through the bridge protocol's
+    /// reference behaviour over two NIC cycle models instead of a board.
+    ///
+    /// Exit status: 0 intact, 1 a failed check or no board/library (the message says which
+    /// is missing and how to install it), 2 bad input.
+    Board(BoardArgs),
 }
 
 /// Which NICs the driver talks to.
@@ -94,6 +107,30 @@ pub struct LoopbackArgs {
     /// Clock frequency for Gbit/s, MHz.
     #[arg(long, default_value_t = 125.0)]
     pub clock_mhz: f64,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BoardArgs {
+    /// The bitstream to configure the board with (fpga/xem7010/build.tcl makes it).
+    #[arg(long, required_unless_present = "emulate")]
+    pub bitfile: Option<std::path::PathBuf>,
+    /// The board's serial number (the first board found when not given).
+    #[arg(long)]
+    pub serial: Option<String>,
+    /// No board: the bridge protocol's reference behaviour over two NIC cycle models.
+    #[arg(long)]
+    pub emulate: bool,
+    /// Bytes per direction per connection.
+    #[arg(long, default_value_t = 256 << 10, value_parser = whole::<u64>)]
+    pub bytes: u64,
+    /// Connections (1..=3: each takes 16 KiB of a node's 64 KiB on-chip memory).
+    #[arg(long, default_value_t = 2, value_parser = whole::<u16>)]
+    pub connections: u16,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,

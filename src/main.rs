@@ -9,6 +9,7 @@ mod bench;
 mod bench_blocks;
 mod bench_engine;
 mod bench_host;
+mod board;
 mod cli;
 mod engines;
 mod error;
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
         Command::Generate(args) => generate::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Loopback(args) => loopback::run(&args),
+        Command::Board(args) => board::run(&args),
     };
     match result {
         Ok(code) => code,

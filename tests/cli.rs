@@ -560,3 +560,59 @@ fn loopback_refuses_bad_flags_with_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
     }
 }
+
+/// `board --emulate`: the driver's loopback through the bridge protocol with no board, every
+/// byte checked; the figures printed.
+#[test]
+fn board_emulated_runs_the_loopback_through_the_bridge_protocol() {
+    let out =
+        sanswitch(&["board", "--emulate", "--quiet", "--bytes", "30000", "--connections", "3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("3 connections, 180000 B checked both ways"), "{s}");
+    assert!(s.contains("bridge transactions"), "{s}");
+}
+
+/// Without a bitstream, a library or a board, `board` says which is missing and how to get
+/// it: exit 2 for what the user gave, 1 for what the machine lacks.
+#[test]
+fn board_says_what_is_missing() {
+    let out = sanswitch(&["board"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--bitfile"));
+    let out = sanswitch(&["board", "--bitfile", "/nonexistent/top.bit"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("fpga/xem7010/build.tcl"), "{}", text(&out.stderr));
+    for args in [
+        &["board", "--emulate", "--connections", "0"][..],
+        &["board", "--emulate", "--connections", "17"],
+    ] {
+        assert_eq!(sanswitch(args).status.code(), Some(2), "{args:?}");
+    }
+    let bit = std::env::temp_dir().join(format!("sanswitch-board-{}.bit", std::process::id()));
+    std::fs::write(&bit, b"not a bitstream").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sanswitch"))
+        .args(["board", "--bitfile"])
+        .arg(&bit)
+        .env("SANSWITCH_FRONTPANEL_LIB", "/nonexistent/libokFrontPanel.so")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&bit);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let e = text(&out.stderr);
+    assert!(e.contains("FrontPanel library") && e.contains("Install the FrontPanel SDK"), "{e}");
+}
+
+/// Hardware in the loop: the loopback on a real XEM7010. Ignored in CI (no board); run it with
+/// `SANSWITCH_BOARD_SERIAL=<serial> SANSWITCH_BOARD_BITFILE=<top.bit> cargo test --release
+/// --test cli -- --ignored board_on_hardware`, FrontPanel's library on the loader's path.
+#[test]
+#[ignore = "needs an XEM7010 named by SANSWITCH_BOARD_SERIAL and SANSWITCH_BOARD_BITFILE"]
+fn board_on_hardware() {
+    let var =
+        |k: &str| std::env::var(k).unwrap_or_else(|_| panic!("set {k}: this test needs a board"));
+    let (serial, bitfile) = (var("SANSWITCH_BOARD_SERIAL"), var("SANSWITCH_BOARD_BITFILE"));
+    let out = sanswitch(&["board", "--bitfile", &bitfile, "--serial", &serial, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("B checked both ways"), "{}", text(&out.stdout));
+}
