@@ -1,0 +1,131 @@
+//! The pipe FIFOs in rust-hdl's simulator, with the FrontPanel clock (48 MHz-like) and the
+//! engine clock (2.5 times faster) running freely: a host writes blocks only while
+//! `pi_ready`, the engine side loops every word back with random stalls, and the host reads
+//! blocks only while `po_ready`, taking each word the cycle after its `po_read`. The engine
+//! side starts late, so the host must wait for room. Every word
+//! must come back once, in order, and no FIFO may over- or underflow.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use rust_hdl::prelude::*;
+use sanswitch_model::bridge::BLOCK_WORDS;
+use sanswitch_xem7010::PipeFifos;
+
+const BLOCKS: usize = 6;
+
+fn word(k: usize) -> u16 {
+    (k as u16).wrapping_mul(40503) ^ 0x5A5A
+}
+
+#[test]
+fn blocks_cross_both_ways_in_order() {
+    let mut uut = PipeFifos::new();
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    sim.add_clock(10, |x: &mut Box<PipeFifos>| x.ti_clk.next = !x.ti_clk.val());
+    sim.add_clock(4, |x: &mut Box<PipeFifos>| x.eng_clk.next = !x.eng_clk.val());
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let got_reader = got.clone();
+    // The host's writes: a block at a time, only when there is room for all of it.
+    sim.add_testbench(move |mut sim: Sim<PipeFifos>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, ti_clk, x);
+        for b in 0..BLOCKS {
+            x = sim.watch(|x| x.pi_ready.val() && x.ti_clk.val().clk, x)?;
+            for k in 0..BLOCK_WORDS {
+                x.pi_write.next = true;
+                x.pi_data.next = u64::from(word(b * BLOCK_WORDS + k)).into();
+                wait_clock_cycle!(sim, ti_clk, x);
+            }
+            x.pi_write.next = false;
+            wait_clock_cycle!(sim, ti_clk, x);
+        }
+        sim.done(x)
+    });
+    // The engine side: every word back, with stalls on both streams.
+    sim.add_testbench(move |mut sim: Sim<PipeFifos>| {
+        let mut x = sim.init()?;
+        let mut held: VecDeque<u16> = VecDeque::new();
+        let mut seed = 12345u32;
+        let mut chance = |pct: u32| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (seed >> 16) % 100 < pct
+        };
+        wait_clock_true!(sim, eng_clk, x);
+        // Stalled long enough for the host to fill the request FIFO: only `pi_ready` keeps
+        // the blocks that would not fit from being sent.
+        for _ in 0..10_000 {
+            wait_clock_cycle!(sim, eng_clk, x);
+        }
+        let mut moved = 0;
+        while moved < BLOCKS * BLOCK_WORDS {
+            let take = chance(60) && held.len() < 4;
+            x.m_axis_req_tready.next = take;
+            x.s_axis_rsp_tvalid.next = !held.is_empty() && chance(70);
+            x.s_axis_rsp_tdata.next = u64::from(held.front().copied().unwrap_or(0)).into();
+            let taken = take && x.m_axis_req_tvalid.val();
+            let word_in = x.m_axis_req_tdata.val().index() as u16;
+            let sent = x.s_axis_rsp_tvalid.next && x.s_axis_rsp_tready.val();
+            wait_clock_cycle!(sim, eng_clk, x);
+            if sent {
+                held.pop_front();
+                moved += 1;
+            }
+            if taken {
+                held.push_back(word_in);
+            }
+        }
+        x.s_axis_rsp_tvalid.next = false;
+        x.m_axis_req_tready.next = false;
+        sim.done(x)
+    });
+    // The host's reads: a block at a time, only when a whole one is waiting.
+    sim.add_testbench(move |mut sim: Sim<PipeFifos>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, ti_clk, x);
+        for _ in 0..BLOCKS {
+            x = sim.watch(|x| x.po_ready.val() && x.ti_clk.val().clk, x)?;
+            x.po_read.next = true;
+            for k in 0..BLOCK_WORDS {
+                wait_clock_cycle!(sim, ti_clk, x);
+                if k + 1 == BLOCK_WORDS {
+                    x.po_read.next = false;
+                }
+                got_reader.lock().unwrap().push(x.po_data.val().index() as u16);
+            }
+            wait_clock_cycle!(sim, ti_clk, x);
+        }
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 2_000_000).unwrap();
+    let got = got.lock().unwrap();
+    let want: Vec<u16> = (0..BLOCKS * BLOCK_WORDS).map(word).collect();
+    assert_eq!(got.len(), want.len());
+    let first_bad = got.iter().zip(&want).position(|(a, b)| a != b);
+    assert_eq!(first_bad, None, "word {first_bad:?} differs");
+}
+
+/// The FIFOs' Verilog passes Yosys, and the engine clock's MMCM gets the divider asked for.
+#[test]
+fn verilog_validates() {
+    let mut uut = PipeFifos::new();
+    for s in [
+        &mut uut.pi_write,
+        &mut uut.po_read,
+        &mut uut.m_axis_req_tready,
+        &mut uut.s_axis_rsp_tvalid,
+    ] {
+        s.connect();
+    }
+    uut.pi_data.connect();
+    uut.s_axis_rsp_tdata.connect();
+    uut.ti_clk.connect();
+    uut.eng_clk.connect();
+    uut.connect_all();
+    yosys_validate("sanswitch_pipe_fifos", &generate_verilog(&uut)).unwrap();
+    let clk = sanswitch_xem7010::EngineClock::new(sanswitch_xem7010::clock::DIVIDE_125);
+    assert_eq!(clk.mhz(), 125.0);
+    let Verilog::Blackbox(b) = clk.hdl() else { panic!("a black box") };
+    assert!(b.code.contains("CLKOUT0_DIVIDE_F(8.000)"), "{}", b.code);
+}
