@@ -353,10 +353,12 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Error> {
     let blocks = crate::bench_blocks::figures().map_err(Error::Check)?;
     let engine = crate::bench_engine::figures().map_err(Error::Check)?;
     let host = crate::bench_host::figures().map_err(Error::Check)?;
+    let board = crate::bench_board::figures().map_err(Error::Check)?;
     let b = Bench {
         blocks,
         engine,
         host,
+        board,
         params: p,
         figures: hw,
         synth,
@@ -389,6 +391,8 @@ pub struct Bench {
     pub engine: serde_json::Map<String, Value>,
     /// The host interface's and the driver's (flat `host.*` keys).
     pub host: serde_json::Map<String, Value>,
+    /// The FrontPanel bridge core's (flat `board.*` keys).
+    pub board: serde_json::Map<String, Value>,
     pub params: ParserParams,
     pub figures: Figures,
     pub synth: Option<SynthStats>,
@@ -434,6 +438,7 @@ impl Bench {
             m.extend(self.totals());
             m.extend(self.engine.clone());
             m.extend(self.host.clone());
+            m.extend(self.board.clone());
         }
         v
     }
@@ -546,6 +551,7 @@ impl Bench {
             let _ = writeln!(o, "  {k:<44} {v}");
         }
         o.push_str(&crate::bench_host::text(&self.host));
+        o.push_str(&crate::bench_board::text(&self.board));
         o
     }
 }

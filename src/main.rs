@@ -7,6 +7,7 @@
 
 mod bench;
 mod bench_blocks;
+mod bench_board;
 mod bench_engine;
 mod bench_host;
 mod board;
