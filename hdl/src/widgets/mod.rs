@@ -22,6 +22,6 @@ pub use conn_ram::ConnRam;
 pub use counter_bank::CounterBank;
 pub use fifo::Fifo;
 pub use lutram::LutRam;
-pub use param::{Param, param};
+pub use param::{Param, param, wsa};
 pub use ram::Ram;
 pub use skid::SkidBuffer;

@@ -43,3 +43,11 @@ impl<T: Synth> Block for Param<T> {
         self.0.accept(name, probe);
     }
 }
+
+/// A Winsock status as the 16-bit parameter the engine's completion and error fields take
+/// (`sanswitch_model::status::WsaError`'s code: the one definition of each status).
+pub fn wsa(e: sanswitch_model::status::WsaError) -> Param<Bits<16>> {
+    let c = e.code();
+    assert!(c <= 0xFFFF, "{} does not fit 16 bits", e.name());
+    param(c.into())
+}

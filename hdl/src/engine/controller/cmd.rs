@@ -12,7 +12,10 @@
 //! - `job_v`, `job` (out): the Hello a CONNECT sends.
 
 use rust_hdl::prelude::*;
+
+use crate::widgets::wsa;
 use sanswitch_model::params::EngineParams;
+use sanswitch_model::status::WsaError;
 
 use super::super::records::{Act, CmdRec, ConnWord, CplRec, Fx, Pend, PoolReq, TxJob};
 use crate::widgets::{Param, param};
@@ -49,6 +52,20 @@ pub struct CtlCmd {
     st: Signal<Local, Bits<3>>,
     dead: Signal<Local, Bit>,
     dead_err: Signal<Local, Bits<16>>,
+    /// `WSAENOTCONN` (`WsaError::NotConn`).
+    k_notconn: Param<Bits<16>>,
+    /// `WSAENOTSOCK` (`WsaError::NotSock`).
+    k_notsock: Param<Bits<16>>,
+    /// `WSAEINVAL` (`WsaError::Inval`).
+    k_inval: Param<Bits<16>>,
+    /// `WSAEISCONN` (`WsaError::IsConn`).
+    k_isconn: Param<Bits<16>>,
+    /// `WSAESHUTDOWN` (`WsaError::Shutdown`).
+    k_shutdown: Param<Bits<16>>,
+    /// `WSAENOBUFS` (`WsaError::NoBufs`).
+    k_nobufs: Param<Bits<16>>,
+    /// `WSA_OPERATION_ABORTED` (`WsaError::OperationAborted`).
+    k_aborted: Param<Bits<16>>,
 }
 
 impl CtlCmd {
@@ -65,6 +82,13 @@ impl CtlCmd {
                 Layout::of(Kind::Hello).fixed_bytes(false) as u32,
             )),
             k_hello_ext: param(hello_ext(p.rdma_read, p.buf_size)),
+            k_notconn: wsa(WsaError::NotConn),
+            k_notsock: wsa(WsaError::NotSock),
+            k_inval: wsa(WsaError::Inval),
+            k_isconn: wsa(WsaError::IsConn),
+            k_shutdown: wsa(WsaError::Shutdown),
+            k_nobufs: wsa(WsaError::NoBufs),
+            k_aborted: wsa(WsaError::OperationAborted),
             ..Default::default()
         }
     }
@@ -100,13 +124,13 @@ impl Logic for CtlCmd {
             | (self.st.val() == 1)
             | (self.st.val() == 5)
             | (self.st.val() == 6);
-        self.dead_err.next = 10057.into();
+        self.dead_err.next = self.k_notconn.val();
         if (self.st.val() == 6) & (self.cw.val().err != 0) {
             self.dead_err.next = self.cw.val().err;
         }
 
         if self.cmd.val().conn >= self.k_conns.val() {
-            self.cpl.next.status = 10038.into();
+            self.cpl.next.status = self.k_notsock.val();
         } else if self.cmd.val().opcode == 1 {
             // OPEN
             if !((self.st.val() == 0)
@@ -118,7 +142,7 @@ impl Logic for CtlCmd {
                 | self.cw.val().fl_v
                 | self.cw.val().op_live
             {
-                self.cpl.next.status = 10022.into();
+                self.cpl.next.status = self.k_inval.val();
             } else {
                 self.c.next = self.k_zero_c.val();
                 self.c.next.st = 1.into();
@@ -137,7 +161,7 @@ impl Logic for CtlCmd {
                 self.c.next.wait_op = self.cmd.val().opcode;
                 self.cpl_v.next = false;
             } else if !((self.st.val() == 4) & !self.cw.val().wait_v) {
-                self.cpl.next.status = 10022.into();
+                self.cpl.next.status = self.k_inval.val();
             }
         } else if self.cmd.val().opcode == 3 {
             // CONNECT
@@ -155,19 +179,19 @@ impl Logic for CtlCmd {
                 self.c.next.wait_op = self.cmd.val().opcode;
                 self.cpl_v.next = false;
             } else if self.st.val() == 4 {
-                self.cpl.next.status = 10056.into();
+                self.cpl.next.status = self.k_isconn.val();
             } else {
-                self.cpl.next.status = 10022.into();
+                self.cpl.next.status = self.k_inval.val();
             }
         } else if (self.cmd.val().opcode == 4) | (self.cmd.val().opcode == 5) {
             // SEND, SEND_URGENT
             if self.dead.val() {
                 self.cpl.next.status = self.dead_err.val();
             } else if self.cw.val().shut | self.cw.val().closing {
-                self.cpl.next.status = 10058.into();
+                self.cpl.next.status = self.k_shutdown.val();
             } else if self.cmd.val().len == 0 {
             } else if bit_cast::<5, 5>(self.cw.val().sq_n) >= self.k_depth.val() {
-                self.cpl.next.status = 10055.into();
+                self.cpl.next.status = self.k_nobufs.val();
             } else {
                 self.cpl_v.next = false;
                 self.pend.next.sq_v = true;
@@ -178,10 +202,10 @@ impl Logic for CtlCmd {
             if self.dead.val() & !((self.st.val() == 5) & !self.cw.val().closing) {
                 self.cpl.next.status = self.dead_err.val();
             } else if self.cw.val().closing {
-                self.cpl.next.status = 10057.into();
+                self.cpl.next.status = self.k_notconn.val();
             } else if self.cmd.val().len == 0 {
             } else if self.cw.val().rq_n >= self.k_depth.val() {
-                self.cpl.next.status = 10055.into();
+                self.cpl.next.status = self.k_nobufs.val();
             } else {
                 self.cpl_v.next = false;
                 self.pend.next.rq_v = true;
@@ -197,7 +221,7 @@ impl Logic for CtlCmd {
         } else if self.cmd.val().opcode == 8 {
             // ABORT
             self.a.next.code = 2.into();
-            self.a.next.kerr = 995.into();
+            self.a.next.kerr = self.k_aborted.val();
             self.a.next.notify = true;
         } else if self.cmd.val().opcode == 9 {
             // CLOSE
@@ -209,17 +233,17 @@ impl Logic for CtlCmd {
             } else if (self.cw.val().held_n != 0) | (self.st.val() != 4) | (self.cw.val().rx_x != 0)
             {
                 self.a.next.code = 2.into();
-                self.a.next.kerr = 995.into();
+                self.a.next.kerr = self.k_aborted.val();
                 self.a.next.notify = true;
             } else {
                 self.c.next.closing = true;
                 self.c.next.shut = true;
                 self.c.next.fl_v = true;
                 self.c.next.fl_all = false;
-                self.c.next.fl_err = 995.into();
+                self.c.next.fl_err = self.k_aborted.val();
             }
         } else {
-            self.cpl.next.status = 10022.into();
+            self.cpl.next.status = self.k_inval.val();
         }
         self.a.next.req = self.req.val();
         self.act.next = self.a.val();

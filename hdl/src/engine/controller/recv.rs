@@ -11,6 +11,9 @@
 //! - `held_v`, `held` (out): Data's payload, held in its buffer for delivery.
 
 use rust_hdl::prelude::*;
+
+use crate::widgets::wsa;
+use sanswitch_model::status::WsaError;
 use sanswitch_model::wire::mid;
 
 use super::super::records::{Act, ConnWord, HeldEnt};
@@ -36,6 +39,10 @@ pub struct CtlRecv {
     late: Signal<Local, Bit>,
     viol: Signal<Local, Bit>,
     verr: Signal<Local, Bits<16>>,
+    /// `WSAECONNRESET` (`WsaError::ConnReset`).
+    k_connreset: Param<Bits<16>>,
+    /// `WSA_OPERATION_ABORTED` (`WsaError::OperationAborted`).
+    k_aborted: Param<Bits<16>>,
 }
 
 impl CtlRecv {
@@ -45,6 +52,8 @@ impl CtlRecv {
             k_mid_abort: param(mid::ABORT as u64),
             k_mid_disconnect: param(mid::DISCONNECT as u64),
             k_mid_data: param(mid::DATA as u64),
+            k_connreset: wsa(WsaError::ConnReset),
+            k_aborted: wsa(WsaError::OperationAborted),
             ..Default::default()
         }
     }
@@ -63,7 +72,7 @@ impl Logic for CtlRecv {
         self.late.next = self.ci.val().fin_rcvd | (self.ci.val().rx_x != 0);
         // A violation unless a branch below takes the message.
         self.viol.next = true;
-        self.verr.next = 10054.into();
+        self.verr.next = self.k_connreset.val();
         if !self.ok.val() {
         } else if self.kmid.val() == self.k_mid_credit.val() {
             self.viol.next = false;
@@ -73,7 +82,7 @@ impl Logic for CtlRecv {
             // The peer aborted: reset, without answering.
             self.viol.next = false;
             self.a.next.code = 2.into();
-            self.a.next.kerr = 10054.into();
+            self.a.next.kerr = self.k_connreset.val();
         } else if self.kmid.val() == self.k_mid_disconnect.val() {
             if !self.late.val() {
                 self.viol.next = false;
@@ -84,7 +93,7 @@ impl Logic for CtlRecv {
         } else if self.kmid.val() == self.k_mid_data.val() {
             if self.late.val() {
             } else if self.ci.val().closing {
-                self.verr.next = 995.into();
+                self.verr.next = self.k_aborted.val();
             } else {
                 self.viol.next = false;
                 self.held_v.next = true;

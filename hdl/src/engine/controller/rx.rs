@@ -13,6 +13,9 @@
 //!   a connection that is gone is dropped, its buffer staying taken until the pool closes).
 
 use rust_hdl::prelude::*;
+
+use crate::widgets::wsa;
+use sanswitch_model::status::WsaError;
 use sanswitch_model::wire::{Kind, Layout, mid};
 
 use super::super::records::{Act, ConnWord, Fx, HdrRec, PoolReq};
@@ -48,6 +51,8 @@ pub struct CtlRx {
     hello_ack: Signal<Local, Bit>,
     /// The incoming message's bytes before its payload.
     fixed: Signal<Local, Bits<32>>,
+    /// `WSAECONNRESET` (`WsaError::ConnReset`).
+    k_connreset: Param<Bits<16>>,
 }
 
 impl CtlRx {
@@ -60,6 +65,7 @@ impl CtlRx {
             k_fixed_data: param(Layout::of(Kind::Data).fixed_bytes(false) as u64),
             k_fixed_ls: param(ls.fixed_bytes(false) as u64),
             k_fixed_ls_desc: param(ls.fixed_bytes(true) as u64),
+            k_connreset: wsa(WsaError::ConnReset),
             ..Default::default()
         }
     }
@@ -97,7 +103,7 @@ impl Logic for CtlRx {
             // Gone: dropped, its buffer stays taken.
         } else if self.hdr.val().error != 0 {
             self.a.next.code = 2.into();
-            self.a.next.kerr = 10054.into();
+            self.a.next.kerr = self.k_connreset.val();
             self.a.next.notify = true;
         } else if ((self.st.val() == 1) | (self.st.val() == 2)) & self.hello.val() {
             self.c.next.peer_read = self.ext.val().get_bit(8);
@@ -110,7 +116,7 @@ impl Logic for CtlRx {
         } else if (self.st.val() == 3) & self.hello_ack.val() {
             if self.hdr.val().ack != self.cw.val().init_seq {
                 self.a.next.code = 2.into();
-                self.a.next.kerr = 10054.into();
+                self.a.next.kerr = self.k_connreset.val();
                 self.a.next.notify = true;
             } else {
                 self.c.next.peer_read = self.ext.val().get_bit(8);
@@ -142,7 +148,7 @@ impl Logic for CtlRx {
             }
         } else {
             self.a.next.code = 2.into();
-            self.a.next.kerr = 10054.into();
+            self.a.next.kerr = self.k_connreset.val();
             self.a.next.notify = true;
         }
         self.a.next.req = self.req.val();

@@ -12,6 +12,9 @@
 //!   word, or Abort), header from the pool's answer.
 
 use rust_hdl::prelude::*;
+
+use crate::widgets::wsa;
+use sanswitch_model::status::WsaError;
 use sanswitch_model::wire::{Kind, Layout, mid};
 
 use super::super::records::{Act, ConnWord, CplRec, Fx, PoolReq, SeqCmd};
@@ -46,6 +49,10 @@ pub struct CtlSession {
     a: Signal<Local, Act>,
     req: Signal<Local, PoolReq>,
     sc: Signal<Local, SeqCmd>,
+    /// `WSAECONNRESET` (`WsaError::ConnReset`).
+    k_connreset: Param<Bits<16>>,
+    /// `WSAENOTCONN` (`WsaError::NotConn`).
+    k_notconn: Param<Bits<16>>,
 }
 
 impl CtlSession {
@@ -56,6 +63,8 @@ impl CtlSession {
             k_mid_abort: param(mid::ABORT as u64),
             k_len_hello_ack: param(Layout::of(Kind::HelloAck).fixed_bytes(false) as u64),
             k_len_abort: param(Layout::of(Kind::Abort).fixed_bytes(false) as u64),
+            k_connreset: wsa(WsaError::ConnReset),
+            k_notconn: wsa(WsaError::NotConn),
             ..Default::default()
         }
     }
@@ -85,7 +94,7 @@ impl Logic for CtlSession {
         self.cpl.next.eof = false;
         if ((self.ck.val() == 1) | (self.ck.val() == 2) | (self.ck.val() == 3)) & !self.ok.val() {
             self.a.next.code = 2.into();
-            self.a.next.kerr = 10054.into();
+            self.a.next.kerr = self.k_connreset.val();
             self.a.next.notify = true;
         } else if self.ck.val() == 1 {
             // The pool opened on a Hello: a buffer for the HelloAck.
@@ -119,7 +128,7 @@ impl Logic for CtlSession {
             self.c.next.st = 6.into();
             self.c.next.err = self.step.val().kerr;
             if self.step.val().kerr == 995 {
-                self.c.next.err = 10057.into();
+                self.c.next.err = self.k_notconn.val();
             }
             self.c.next.held_n = 0.into();
             self.c.next.held_off = 0.into();

@@ -16,7 +16,10 @@
 //! Codes are the numbers of `super::codes` (checked against the model by a test).
 
 use rust_hdl::prelude::*;
+
+use crate::widgets::wsa;
 use sanswitch_model::params::EngineParams;
+use sanswitch_model::status::WsaError;
 
 use super::super::records::{
     Act, CmdRec, ConnWord, CplRec, DlvJob, Fx, HdrRec, HeldEnt, Pend, PoolReq, RqEnt, SentRec,
@@ -67,6 +70,10 @@ pub struct CtlStart {
     req: Signal<Local, PoolReq>,
     sreq: Signal<Local, PoolReq>,
     conn: Signal<Local, Bits<8>>,
+    /// `WSAECONNRESET` (`WsaError::ConnReset`).
+    k_connreset: Param<Bits<16>>,
+    /// `WSAECONNREFUSED` (`WsaError::ConnRefused`).
+    k_connrefused: Param<Bits<16>>,
 }
 
 impl CtlStart {
@@ -76,6 +83,8 @@ impl CtlStart {
             on_cmd: CtlCmd::new(p),
             pump: CtlPump::new(p),
             k_conns: param(p.connections as u64),
+            k_connreset: wsa(WsaError::ConnReset),
+            k_connrefused: wsa(WsaError::ConnRefused),
             ..Default::default()
         }
     }
@@ -127,7 +136,7 @@ impl Logic for CtlStart {
             } else {
                 // A credit overrun: a violation.
                 self.a.next.code = 2.into();
-                self.a.next.kerr = 10054.into();
+                self.a.next.kerr = self.k_connreset.val();
                 self.a.next.notify = true;
             }
         } else if self.kind.val() == 1 {
@@ -165,10 +174,10 @@ impl Logic for CtlStart {
             // The peer's end went down: reset, telling no one.
             if bit_cast::<16, 8>(self.ev_conn.val()) < self.k_conns.val() {
                 self.a.next.code = 2.into();
-                self.a.next.kerr = 10054.into();
+                self.a.next.kerr = self.k_connreset.val();
                 if self.cw.val().st == 3 {
                     // Our Hello found nobody: refused.
-                    self.a.next.kerr = 10061.into();
+                    self.a.next.kerr = self.k_connrefused.val();
                 }
                 self.a.next.notify = false;
             }

@@ -12,7 +12,10 @@
 //! not the send's rest, the mode our Hello did not offer) resets the connection.
 
 use rust_hdl::prelude::*;
+
+use crate::widgets::wsa;
 use sanswitch_model::params::EngineParams;
+use sanswitch_model::status::WsaError;
 
 use super::super::records::{Act, ConnWord, HdrRec, HeldEnt, Pend, RqEnt, SeqCmd, SqEnt, Work};
 use crate::widgets::{Param, param};
@@ -53,6 +56,10 @@ pub struct CtlZMsg {
     landing: Signal<Local, Bit>,
     /// The head send's bytes not sent inline.
     rest_tx: Signal<Local, Bits<32>>,
+    /// `WSAECONNRESET` (`WsaError::ConnReset`).
+    k_connreset: Param<Bits<16>>,
+    /// `WSA_OPERATION_ABORTED` (`WsaError::OperationAborted`).
+    k_aborted: Param<Bits<16>>,
 }
 
 impl CtlZMsg {
@@ -64,6 +71,8 @@ impl CtlZMsg {
             k_mid_rc: param(mid::READ_COMPLETE as u64),
             k_mid_sbc: param(mid::SEND_BY_COPY as u64),
             k_mid_wc: param(mid::WRITE_COMPLETE as u64),
+            k_connreset: wsa(WsaError::ConnReset),
+            k_aborted: wsa(WsaError::OperationAborted),
             ..Default::default()
         }
     }
@@ -105,11 +114,11 @@ impl Logic for CtlZMsg {
                 | (self.bytes.val() <= self.kpay.val())
             {
                 self.a.next.code = 2.into();
-                self.a.next.kerr = 10054.into();
+                self.a.next.kerr = self.k_connreset.val();
                 self.a.next.notify = true;
             } else if self.ci.val().closing {
                 self.a.next.code = 2.into();
-                self.a.next.kerr = 995.into();
+                self.a.next.kerr = self.k_aborted.val();
                 self.a.next.notify = true;
             } else {
                 if self.kpay.val() != 0 {
@@ -147,7 +156,7 @@ impl Logic for CtlZMsg {
             if (self.ci.val().tx_x != 3) | (self.xfer.val() != self.ci.val().tx_xfer) {
             } else if self.hdr.val().dlen != self.rest_tx.val() {
                 self.a.next.code = 2.into();
-                self.a.next.kerr = 10054.into();
+                self.a.next.kerr = self.k_connreset.val();
                 self.a.next.notify = true;
             } else {
                 self.a.next.code = 6.into();
@@ -164,7 +173,7 @@ impl Logic for CtlZMsg {
             if (self.ci.val().tx_x != 2) | (self.xfer.val() != self.ci.val().tx_xfer) {
             } else if self.bytes.val() != self.rest_tx.val() {
                 self.a.next.code = 2.into();
-                self.a.next.kerr = 10054.into();
+                self.a.next.kerr = self.k_connreset.val();
                 self.a.next.notify = true;
             } else {
                 self.a.next.code = 6.into();
@@ -194,12 +203,12 @@ impl Logic for CtlZMsg {
                 self.sc.next.key = self.ci.val().rx_key;
             } else {
                 self.a.next.code = 2.into();
-                self.a.next.kerr = 10054.into();
+                self.a.next.kerr = self.k_connreset.val();
                 self.a.next.notify = true;
             }
         } else {
             self.a.next.code = 2.into();
-            self.a.next.kerr = 10054.into();
+            self.a.next.kerr = self.k_connreset.val();
             self.a.next.notify = true;
         }
         self.a.next.seq = self.sc.val();

@@ -14,7 +14,10 @@
 //! landing region given up, 8 the connection's transfers aborted.
 
 use rust_hdl::prelude::*;
+
+use crate::widgets::wsa;
 use sanswitch_model::params::EngineParams;
+use sanswitch_model::status::WsaError;
 
 use super::super::records::{
     Act, ConnWord, CplRec, Fx, HdrRec, PoolReq, RqEnt, SeqCmd, SeqRsp, SqEnt, Work,
@@ -57,11 +60,17 @@ pub struct CtlZSeq {
     pop_sq: Signal<Local, Bit>,
     /// Complete the head receive (with `cpl`).
     pop_rq: Signal<Local, Bit>,
+    /// `WSAENOBUFS` (`WsaError::NoBufs`).
+    k_nobufs: Param<Bits<16>>,
 }
 
 impl CtlZSeq {
     pub fn new(p: &EngineParams) -> Self {
-        CtlZSeq { k_read: Param::new(p.rdma_read), ..Default::default() }
+        CtlZSeq {
+            k_read: Param::new(p.rdma_read),
+            k_nobufs: wsa(WsaError::NoBufs),
+            ..Default::default()
+        }
     }
 }
 
@@ -113,7 +122,7 @@ impl Logic for CtlZSeq {
                 // No registration for the source: WSAENOBUFS, as the switch does.
                 self.pop_sq.next = true;
                 self.cpl.next.bytes = 0.into();
-                self.cpl.next.status = 10055.into();
+                self.cpl.next.status = self.k_nobufs.val();
             }
         } else if self.zk.val() == 1 {
             if !self.ok.val() {
