@@ -9,6 +9,7 @@ pub mod hostif;
 pub mod hostif_bench;
 pub mod hostif_stimulus;
 pub mod nic;
+pub mod node_mem;
 pub mod parser;
 pub mod parser_stimulus;
 pub mod pool;
