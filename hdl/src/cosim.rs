@@ -89,6 +89,7 @@ pub fn cosim_blocks() -> Vec<CosimBlock> {
         b("hostif", BlockName::HostIf, d),
         b("nic", BlockName::Nic, d),
         b("bridge", BlockName::Bridge, d),
+        b("node_mem", BlockName::NodeMem, d),
         b("parser_small", BlockName::Parser, s),
         b("pool_small", BlockName::Pool, s),
         b("sequencer_small", BlockName::Sequencer, s),
@@ -208,7 +209,7 @@ mod tests {
                     .validate()
                     .and_then(|()| sanswitch_model::regs::HostParams::default().validate()),
                 // Built at the board's one memory size, not from the engine's parameters.
-                BlockName::Bridge => Ok(()),
+                BlockName::Bridge | BlockName::NodeMem => Ok(()),
             }
             .unwrap();
         }

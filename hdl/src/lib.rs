@@ -80,10 +80,13 @@ pub enum BlockName {
     /// The FrontPanel bridge's core (the development board's host side), in front of two
     /// memories of `sanswitch_model::bridge::NODE_MEM_BYTES`.
     Bridge,
+    /// A board node's on-chip memory (the NIC's host memory on the XEM7010), of
+    /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
+    NodeMem,
 }
 
 impl BlockName {
-    pub const ALL: [BlockName; 7] = [
+    pub const ALL: [BlockName; 8] = [
         BlockName::Parser,
         BlockName::Pool,
         BlockName::Sequencer,
@@ -91,6 +94,7 @@ impl BlockName {
         BlockName::HostIf,
         BlockName::Nic,
         BlockName::Bridge,
+        BlockName::NodeMem,
     ];
 
     /// File stem and Verilator prefix.
@@ -103,6 +107,7 @@ impl BlockName {
             BlockName::HostIf => "hostif",
             BlockName::Nic => "nic",
             BlockName::Bridge => "bridge",
+            BlockName::NodeMem => "node_mem",
         }
     }
 }
@@ -165,6 +170,12 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
         BlockName::Nic => return nic_verilog(&p.engine),
         BlockName::Bridge => {
             let mut uut = board::Bridge::new(sanswitch_model::bridge::NODE_MEM_BYTES);
+            uut.connect_all();
+            generate_verilog(&uut)
+        }
+        BlockName::NodeMem => {
+            let words = (sanswitch_model::bridge::NODE_MEM_BYTES / 8) as usize;
+            let mut uut = board::NodeMem::new(words);
             uut.connect_all();
             generate_verilog(&uut)
         }

@@ -36,6 +36,7 @@ use sanswitch_model::blocks::bridge::{BridgeIn, BridgeOut};
 use sanswitch_model::blocks::engine::{EngineIn, EngineOut};
 use sanswitch_model::blocks::hostif::{HostIfIn, HostIfOut};
 use sanswitch_model::blocks::nic::{NicIn, NicOut};
+use sanswitch_model::blocks::node_mem::{NodeMemIn, NodeMemOut};
 use sanswitch_model::blocks::parser::{ParserIn, ParserOut};
 use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
 use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut};
@@ -333,6 +334,9 @@ modules! {
     /// The FrontPanel bridge's core (`hdl/src/board/bridge.rs`), in front of two memories of
     /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
     Bridge, VBridge, "bridge", BridgeIn, BridgeOut;
+    /// A board node's on-chip memory (`hdl/src/board/node_mem.rs`), of
+    /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
+    NodeMem, VNodeMem, "node_mem", NodeMemIn, NodeMemOut;
     /// The parser at `EngineParams::small()`.
     ParserSmall, VParserSmall, "parser_small", ParserIn, ParserOut;
     /// The pool manager at `EngineParams::small()`.

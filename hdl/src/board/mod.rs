@@ -3,11 +3,19 @@
 //!
 //! - [`Bridge`]: runs the bridge protocol's requests on the two nodes' register ports and
 //!   memories ([`BridgeDecode`] and [`RspOut`] are its parts).
+//! - [`NodeMem`]: a node's on-chip memory, the NIC's host memory on the board ([`MemRd`] and
+//!   [`MemWr`] are its sides).
 
 pub mod bridge;
 pub mod bridge_decode;
+pub mod mem_rd;
+pub mod mem_wr;
+pub mod node_mem;
 pub mod rsp_out;
 
 pub use bridge::{Bridge, BridgeState};
 pub use bridge_decode::BridgeDecode;
+pub use mem_rd::MemRd;
+pub use mem_wr::MemWr;
+pub use node_mem::NodeMem;
 pub use rsp_out::RspOut;

@@ -10,6 +10,7 @@ pub mod hostif_bench;
 pub mod hostif_stimulus;
 pub mod nic;
 pub mod node_mem;
+pub mod node_mem_stimulus;
 pub mod parser;
 pub mod parser_stimulus;
 pub mod pool;
@@ -48,6 +49,11 @@ pub const BLOCKS: &[BlockPorts] = &[
         outputs: hostif::HostIfOut::PORTS,
     },
     BlockPorts { name: "nic", inputs: nic::NicIn::PORTS, outputs: nic::NicOut::PORTS },
+    BlockPorts {
+        name: "node_mem",
+        inputs: node_mem::NodeMemIn::PORTS,
+        outputs: node_mem::NodeMemOut::PORTS,
+    },
     BlockPorts {
         name: "bridge",
         inputs: bridge::BridgeIn::PORTS,

@@ -12,7 +12,7 @@
 //!
 //! # Timing
 //! - Reads: the word at `i0 + j` is read in sequence (one a cycle while the output FIFO of
-//!   [`RD_FIFO`] beats has room for what is read or in flight); a word arrives a cycle
+//!   [`RD_FIFO`] beats has room for every beat the words read so far will make); a word arrives a cycle
 //!   after its read; a beat is made from the word before it and itself (`o = addr mod 8`
 //!   ≠ 0) or from itself alone; an unaligned request whose last beat lies in its last word
 //!   gets that beat a cycle after that word (`flush`).
@@ -182,11 +182,18 @@ impl NodeMemModel {
         8 * self.mem.len() as u64
     }
 
-    /// The read engine reads a word this cycle if the port is its.
+    /// The read engine reads a word this cycle if the port is its: the FIFO has room for
+    /// every beat the words read so far and this one will make (an unaligned request's
+    /// first word makes none; its last may make two, the second by the flush).
     fn wants_read(&self) -> bool {
         let Some(r) = self.rd else { return false };
-        let pending = usize::from(self.inflight.is_some()) + usize::from(self.flush);
-        !r.oob && r.read < r.nwords && self.out.len() + pending < RD_FIFO
+        if r.oob || r.read >= r.nwords {
+            return false;
+        }
+        let n = r.read + 1;
+        let produced =
+            if r.o == 0 { n } else { n - 1 + u32::from(n == r.nwords && r.nbeats == r.nwords) };
+        self.out.len() as u32 + produced - r.made <= RD_FIFO as u32
     }
 
     /// Where the write beat offered this cycle goes: its burst's first word and offset, and
@@ -257,7 +264,9 @@ impl CycleModel for NodeMemModel {
         }
         let g = self.grants(i);
         let bytes = self.bytes();
-        // The read side: output taken, the word arriving, the flush, the next read.
+        // The read side: output taken, the word arriving, the flush, the next read. A full
+        // FIFO takes no beat even in the cycle its head leaves (its room is a register).
+        let room = self.out.len() < RD_FIFO;
         if i.m_axis_rddata_tready && !self.out.is_empty() {
             self.out.pop_front();
         }
@@ -281,10 +290,11 @@ impl CycleModel for NodeMemModel {
             self.out.push_back(r.beat(r.made, self.prev >> (8 * r.o)));
             r.made += 1;
             self.flush = false;
-        } else if let Some(r) = self.rd.as_mut().filter(|r| r.oob && self.out.len() < RD_FIFO) {
+        } else if let Some(r) = self.rd.as_mut().filter(|r| r.oob && room) {
             self.out.push_back(r.beat(r.made, 0));
             r.made += 1;
         }
+        assert!(self.out.len() <= RD_FIFO, "the read FIFO overflows");
         if self.rd.is_some_and(|r| r.made == r.nbeats) {
             self.rd = None;
         }
@@ -312,7 +322,8 @@ impl CycleModel for NodeMemModel {
                 i0: (a >> 3) as u32,
                 o,
                 len,
-                nwords: if len == 0 { 0 } else { (o + len).div_ceil(8) },
+                // In 32 bits, as the hardware counts (only an in-range request reads).
+                nwords: if len == 0 { 0 } else { (o.wrapping_add(len).wrapping_add(7)) >> 3 },
                 nbeats: len.div_ceil(8).max(1),
                 oob,
                 read: 0,
