@@ -5,7 +5,8 @@
 //! "Writes").
 //!
 //! # Ports
-//! - `s_axis_wr_tvalid`, `addr`, `tdata`, `tkeep`, `tlast` (in): the beat offered.
+//! - `s_axis_wr_addr`, `tdata`, `tkeep`, `tlast` (in): the beat offered (its `tvalid` is
+//!   the node memory's to arbitrate: `take`).
 //! - `take` (in): the beat is taken at this edge (the write port is this side's).
 //! - `flush` (out): bytes carried past the burst's last beat wait: the next write is theirs
 //!   (the write port is this side's alone this cycle; no beat is taken).
@@ -22,7 +23,6 @@ use crate::widgets::{Param, param};
 pub struct MemWr {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub s_axis_wr_tvalid: Signal<In, Bit>,
     pub s_axis_wr_addr: Signal<In, Bits<64>>,
     pub s_axis_wr_tdata: Signal<In, Bits<64>>,
     pub s_axis_wr_tkeep: Signal<In, Bits<8>>,

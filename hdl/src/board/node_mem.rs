@@ -107,7 +107,6 @@ impl Logic for NodeMem {
         self.m_axis_rddata_tdata.next = self.rd.m_axis_rddata_tdata.val();
         self.m_axis_rddata_tkeep.next = self.rd.m_axis_rddata_tkeep.val();
         self.m_axis_rddata_tlast.next = self.rd.m_axis_rddata_tlast.val();
-        self.wr.s_axis_wr_tvalid.next = self.s_axis_wr_tvalid.val();
         self.wr.s_axis_wr_addr.next = self.s_axis_wr_addr.val();
         self.wr.s_axis_wr_tdata.next = self.s_axis_wr_tdata.val();
         self.wr.s_axis_wr_tkeep.next = self.s_axis_wr_tkeep.val();
