@@ -34,7 +34,10 @@ pub struct MemWr {
     pub wdata: Signal<Out, Bits<64>>,
     pub wmask: Signal<Out, Bits<8>>,
     pub oob: Signal<Out, Bit>,
-    beat: DFF<Bits<32>>,
+    /// The beat's number in its burst; `far`: the burst is past beat 65535, so 512 KiB past
+    /// its start and outside any memory this block fronts.
+    beat: DFF<Bits<16>>,
+    far: DFF<Bit>,
     i0: DFF<Bits<16>>,
     o: DFF<Bits<3>>,
     carry_v: DFF<Bit>,
@@ -45,28 +48,29 @@ pub struct MemWr {
     b_i0: Signal<Local, Bits<16>>,
     b_o: Signal<Local, Bits<3>>,
     in_mem: Signal<Local, Bit>,
-    nb: Signal<Local, Bits<64>>,
+    nb: Signal<Local, Bits<4>>,
+    /// The beat's end: 21 bits hold it once the burst's address is below 2^19.
+    b_end: Signal<Local, Bits<21>>,
+    /// The offset in bits, and `64 - sh` modulo 64 (both shifters see whole bytes).
     sh: Signal<Local, Bits<64>>,
+    sh_hi: Signal<Local, Bits<64>>,
+    /// `-o` in 3 bits, its own signal (Verilog would widen the negation in place).
+    neg_o: Signal<Local, Bits<3>>,
     w: Signal<Local, Bits<16>>,
     keep16: Signal<Local, Bits<16>>,
-    c_one16: Param<Bits<16>>,
-    c_one64: Param<Bits<64>>,
     k_bit: Vec<Param<Bits<8>>>,
-    c_one32: Param<Bits<32>>,
-    c_64: Param<Bits<64>>,
-    c_bytes: Param<Bits<64>>,
+    c_far: Param<Bits<64>>,
+    c_bytes21: Param<Bits<21>>,
 }
 
 impl MemWr {
-    /// In front of a memory of `words` 64-bit words.
+    /// In front of a memory of `words` 64-bit words (a power of two, at most 32768).
     pub fn new(words: usize) -> Self {
+        assert!(words.is_power_of_two() && words <= 1 << 15, "{words} words");
         MemWr {
-            c_one16: param(1),
-            c_one64: param(1),
             k_bit: (0..8).map(|k| param(1 << k)).collect(),
-            c_one32: param(1),
-            c_64: param(64),
-            c_bytes: param(8 * words as u64),
+            c_far: param(1 << 19),
+            c_bytes21: param(8 * words as u64),
             ..Default::default()
         }
     }
@@ -75,11 +79,11 @@ impl MemWr {
 impl Logic for MemWr {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, beat, i0, o, carry_v, carry_w, carry_d, carry_m);
-        self.flush.next = self.carry_v.q.val() & !self.beat.q.val().any();
+        dff_setup!(self, clock, beat, far, i0, o, carry_v, carry_w, carry_d, carry_m);
+        self.flush.next = self.carry_v.q.val() & !self.beat.q.val().any() & !self.far.q.val();
         self.b_i0.next = self.i0.q.val();
         self.b_o.next = self.o.q.val();
-        if !self.beat.q.val().any() {
+        if !self.beat.q.val().any() & !self.far.q.val() {
             self.b_i0.next = self.s_axis_wr_addr.val().get_bits::<16>(3);
             self.b_o.next = self.s_axis_wr_addr.val().get_bits::<3>(0);
         }
@@ -87,18 +91,21 @@ impl Logic for MemWr {
         self.nb.next = 0.into();
         for k in 0..8 {
             if (self.s_axis_wr_tkeep.val() & self.k_bit[k].val()).any() {
-                self.nb.next = self.nb.val() + self.c_one64.val();
+                self.nb.next = self.nb.val() + 1;
             }
         }
-        // Inside: the burst starts inside (so nothing below overflows) and the beat's last
-        // byte is inside.
-        self.in_mem.next = (self.s_axis_wr_addr.val() < self.c_bytes.val())
-            & ((self.s_axis_wr_addr.val()
-                + (bit_cast::<64, 32>(self.beat.q.val()) << 3)
-                + self.nb.val())
-                <= self.c_bytes.val());
-        self.w.next = self.b_i0.val() + bit_cast::<16, 32>(self.beat.q.val());
+        // Inside: the beat's last byte is inside. An address from 2^19 (twice the largest
+        // memory) or a beat past 65535 is outside; below both, 21 bits hold the sum.
+        self.b_end.next = self.s_axis_wr_addr.val().get_bits::<21>(0)
+            + (bit_cast::<21, 16>(self.beat.q.val()) << 3)
+            + bit_cast::<21, 4>(self.nb.val());
+        self.in_mem.next = !self.far.q.val()
+            & (self.s_axis_wr_addr.val() < self.c_far.val())
+            & (self.b_end.val() <= self.c_bytes21.val());
+        self.w.next = self.b_i0.val() + self.beat.q.val();
         self.sh.next = bit_cast::<64, 3>(self.b_o.val()) << 3;
+        self.neg_o.next = !self.b_o.val() + 1;
+        self.sh_hi.next = bit_cast::<64, 3>(self.neg_o.val()) << 3;
         self.keep16.next =
             bit_cast::<16, 8>(self.s_axis_wr_tkeep.val()) << bit_cast::<16, 3>(self.b_o.val());
         self.oob.next = self.take.val() & !self.in_mem.val();
@@ -123,23 +130,27 @@ impl Logic for MemWr {
                 self.carry_v.d.next = false;
                 if self.b_o.val().any() & self.keep16.val().get_bits::<8>(8).any() {
                     self.carry_v.d.next = true;
-                    self.carry_w.d.next = self.w.val() + self.c_one16.val();
-                    self.carry_d.d.next =
-                        self.s_axis_wr_tdata.val() >> (self.c_64.val() - self.sh.val());
+                    self.carry_w.d.next = self.w.val() + 1;
+                    self.carry_d.d.next = self.s_axis_wr_tdata.val() >> self.sh_hi.val();
                     self.carry_m.d.next = self.keep16.val().get_bits::<8>(8);
                 }
             }
-            if !self.beat.q.val().any() {
+            if !self.beat.q.val().any() & !self.far.q.val() {
                 self.i0.d.next = self.b_i0.val();
                 self.o.d.next = self.b_o.val();
             }
-            self.beat.d.next = self.beat.q.val() + self.c_one32.val();
+            self.beat.d.next = self.beat.q.val() + 1;
+            if self.beat.q.val().all() {
+                self.far.d.next = true;
+            }
             if self.s_axis_wr_tlast.val() {
                 self.beat.d.next = 0.into();
+                self.far.d.next = false;
             }
         }
         if self.reset.val() {
             self.beat.d.next = 0.into();
+            self.far.d.next = false;
             self.i0.d.next = 0.into();
             self.o.d.next = 0.into();
             self.carry_v.d.next = false;

@@ -76,7 +76,7 @@ pub struct NodeMem {
 }
 
 impl NodeMem {
-    /// A memory of `words` 64-bit words (a power of two, at most 65536).
+    /// A memory of `words` 64-bit words (a power of two, at most 32768).
     pub fn new(words: usize) -> Self {
         NodeMem {
             rd: MemRd::new(words),

@@ -152,9 +152,10 @@ struct Grants {
 }
 
 impl NodeMemModel {
-    /// A memory of `words` 64-bit words (a power of two, at most 65536).
+    /// A memory of `words` 64-bit words (a power of two, at most 32768: the hardware's word
+    /// counters are 16 bits).
     pub fn new(words: usize) -> Self {
-        assert!(words.is_power_of_two() && words <= 1 << 16, "{words} words");
+        assert!(words.is_power_of_two() && words <= 1 << 15, "{words} words");
         NodeMemModel {
             mem: vec![0; words],
             rd: None,

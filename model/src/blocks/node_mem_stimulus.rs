@@ -15,6 +15,11 @@ pub struct NodeMemDriver {
     bytes: u64,
     /// Probability a valid or ready the stimulus drives is high in a cycle.
     pub rate: f64,
+    /// The first read and the first write burst after the fill are huge: a read of
+    /// 2^21 + 5 bytes from byte 3 (past the memory by its length alone, and wrapping a
+    /// 21-bit end), a burst of 2^19 + 61 bytes from byte 0 (inside for its first
+    /// `bytes` bytes, then past beat 65535).
+    pub huge: bool,
     rdreq: Option<(u64, u32)>,
     /// The write burst in progress: its address, its beats' keeps, the beat at hand.
     burst: Option<(u64, Vec<u8>, usize)>,
@@ -35,6 +40,7 @@ impl NodeMemDriver {
             rng: ChaCha8Rng::seed_from_u64(seed),
             bytes: 8 * words as u64,
             rate: 0.7,
+            huge: false,
             rdreq: None,
             burst: None,
             word: None,
@@ -44,6 +50,11 @@ impl NodeMemDriver {
             beats_written: 0,
             words: 0,
         }
+    }
+
+    /// The keeps of a burst of `len` bytes.
+    fn keeps(len: usize) -> Vec<u8> {
+        (0..len.div_ceil(8)).map(|k| ((1u16 << (len - 8 * k).min(8)) - 1) as u8).collect()
     }
 
     /// An address and length: mostly inside, some ending at the end or just past it, some
@@ -77,19 +88,16 @@ impl Stimulus<NodeMemIn, NodeMemOut> for NodeMemDriver {
                 ..Default::default()
             };
         }
+        if self.huge && self.reads == 0 && self.beats_written == 0 {
+            self.rdreq = Some((3, (1 << 21) + 5));
+            self.burst = Some((0, Self::keeps((1 << 19) + 61), 0));
+        }
         if self.rdreq.is_none() && self.rng.gen_bool(0.1) {
             self.rdreq = Some(self.span());
         }
         if self.burst.is_none() && self.rng.gen_bool(0.1) {
             let (addr, len) = self.span();
-            let len = len.max(1) as usize;
-            let keeps = (0..len.div_ceil(8))
-                .map(|k| {
-                    let nb = (len - 8 * k).min(8);
-                    ((1u16 << nb) - 1) as u8
-                })
-                .collect();
-            self.burst = Some((addr, keeps, 0));
+            self.burst = Some((addr, Self::keeps(len.max(1) as usize), 0));
         }
         if self.word.is_none() && self.rng.gen_bool(0.2) {
             let idx = self.rng.gen_range(0..(self.bytes / 8) as u16);
