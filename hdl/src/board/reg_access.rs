@@ -1,0 +1,193 @@
+//! The bridge's register accesses: node 0's and node 1's register ports as two AXI4-Lite
+//! masters, one access at a time on the request's node (the steps `AxW` to `AxR` of
+//! [`BridgeState`]).
+//!
+//! # Ports
+//! - `st` (in): the bridge's state; `take` (in): a request word is taken at this edge (a
+//!   register write's last word in `RwHi` starts the write's handshakes afresh).
+//! - `node`, `reg_addr`, `value`, `node_bit` (in): the request's node, AXI4-Lite address,
+//!   write data and the node bit of its response header.
+//! - `m0_axil_*`, `m1_axil_*`: the two masters; only the request's node sees a `valid` or
+//!   `ready`; the address and data go to both.
+//! - `set_st`, `next_st`, `q_load`, `q0..q2`, `q_n` (out): as [`ReqIntake`](super::ReqIntake)'s: the
+//!   next step, and the response (`RESP` in the header's status bits; a read's data in two
+//!   words) once the slave has answered.
+//! - `reset` (in): synchronous.
+
+use rust_hdl::prelude::*;
+
+use sanswitch_model::bridge::{Op, header};
+
+use super::BridgeState;
+use crate::widgets::{Param, param};
+
+#[derive(LogicBlock, Default)]
+pub struct RegAccess {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub st: Signal<In, BridgeState>,
+    pub take: Signal<In, Bit>,
+    pub node: Signal<In, Bit>,
+    pub reg_addr: Signal<In, Bits<12>>,
+    pub value: Signal<In, Bits<32>>,
+    pub node_bit: Signal<In, Bits<16>>,
+    pub m0_axil_awready: Signal<In, Bit>,
+    pub m0_axil_wready: Signal<In, Bit>,
+    pub m0_axil_bvalid: Signal<In, Bit>,
+    pub m0_axil_bresp: Signal<In, Bits<2>>,
+    pub m0_axil_arready: Signal<In, Bit>,
+    pub m0_axil_rvalid: Signal<In, Bit>,
+    pub m0_axil_rdata: Signal<In, Bits<32>>,
+    pub m0_axil_rresp: Signal<In, Bits<2>>,
+    pub m1_axil_awready: Signal<In, Bit>,
+    pub m1_axil_wready: Signal<In, Bit>,
+    pub m1_axil_bvalid: Signal<In, Bit>,
+    pub m1_axil_bresp: Signal<In, Bits<2>>,
+    pub m1_axil_arready: Signal<In, Bit>,
+    pub m1_axil_rvalid: Signal<In, Bit>,
+    pub m1_axil_rdata: Signal<In, Bits<32>>,
+    pub m1_axil_rresp: Signal<In, Bits<2>>,
+    pub m0_axil_awvalid: Signal<Out, Bit>,
+    pub m0_axil_awaddr: Signal<Out, Bits<12>>,
+    pub m0_axil_wvalid: Signal<Out, Bit>,
+    pub m0_axil_wdata: Signal<Out, Bits<32>>,
+    pub m0_axil_bready: Signal<Out, Bit>,
+    pub m0_axil_arvalid: Signal<Out, Bit>,
+    pub m0_axil_araddr: Signal<Out, Bits<12>>,
+    pub m0_axil_rready: Signal<Out, Bit>,
+    pub m1_axil_awvalid: Signal<Out, Bit>,
+    pub m1_axil_awaddr: Signal<Out, Bits<12>>,
+    pub m1_axil_wvalid: Signal<Out, Bit>,
+    pub m1_axil_wdata: Signal<Out, Bits<32>>,
+    pub m1_axil_bready: Signal<Out, Bit>,
+    pub m1_axil_arvalid: Signal<Out, Bit>,
+    pub m1_axil_araddr: Signal<Out, Bits<12>>,
+    pub m1_axil_rready: Signal<Out, Bit>,
+    pub set_st: Signal<Out, Bit>,
+    pub next_st: Signal<Out, BridgeState>,
+    pub q_load: Signal<Out, Bit>,
+    pub q0: Signal<Out, Bits<16>>,
+    pub q1: Signal<Out, Bits<16>>,
+    pub q2: Signal<Out, Bits<16>>,
+    pub q_n: Signal<Out, Bits<2>>,
+    /// A write's address and data handshakes done (each may come first).
+    aw_done: DFF<Bit>,
+    w_done: DFF<Bit>,
+    /// The chosen node's handshakes.
+    awready: Signal<Local, Bit>,
+    wready: Signal<Local, Bit>,
+    bvalid: Signal<Local, Bit>,
+    bresp: Signal<Local, Bits<2>>,
+    arready: Signal<Local, Bit>,
+    rvalid: Signal<Local, Bit>,
+    rdata: Signal<Local, Bits<32>>,
+    rresp: Signal<Local, Bits<2>>,
+    awvalid: Signal<Local, Bit>,
+    wvalid: Signal<Local, Bit>,
+    h_rw: Param<Bits<16>>,
+    h_rr: Param<Bits<16>>,
+}
+
+impl RegAccess {
+    pub fn new() -> Self {
+        let h = |op: Op| param::<16>(header(op, 0, 0).into());
+        RegAccess { h_rw: h(Op::RegWrite), h_rr: h(Op::RegRead), ..Default::default() }
+    }
+}
+
+impl Logic for RegAccess {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, aw_done, w_done);
+        self.awvalid.next = (self.st.val() == BridgeState::AxW) & !self.aw_done.q.val();
+        self.wvalid.next = (self.st.val() == BridgeState::AxW) & !self.w_done.q.val();
+        self.m0_axil_awvalid.next = self.awvalid.val() & !self.node.val();
+        self.m0_axil_wvalid.next = self.wvalid.val() & !self.node.val();
+        self.m0_axil_bready.next = (self.st.val() == BridgeState::AxB) & !self.node.val();
+        self.m0_axil_arvalid.next = (self.st.val() == BridgeState::AxAr) & !self.node.val();
+        self.m0_axil_rready.next = (self.st.val() == BridgeState::AxR) & !self.node.val();
+        self.m1_axil_awvalid.next = self.awvalid.val() & self.node.val();
+        self.m1_axil_wvalid.next = self.wvalid.val() & self.node.val();
+        self.m1_axil_bready.next = (self.st.val() == BridgeState::AxB) & self.node.val();
+        self.m1_axil_arvalid.next = (self.st.val() == BridgeState::AxAr) & self.node.val();
+        self.m1_axil_rready.next = (self.st.val() == BridgeState::AxR) & self.node.val();
+        self.m0_axil_awaddr.next = self.reg_addr.val();
+        self.m0_axil_araddr.next = self.reg_addr.val();
+        self.m0_axil_wdata.next = self.value.val();
+        self.m1_axil_awaddr.next = self.reg_addr.val();
+        self.m1_axil_araddr.next = self.reg_addr.val();
+        self.m1_axil_wdata.next = self.value.val();
+        self.awready.next = self.m0_axil_awready.val();
+        self.wready.next = self.m0_axil_wready.val();
+        self.bvalid.next = self.m0_axil_bvalid.val();
+        self.bresp.next = self.m0_axil_bresp.val();
+        self.arready.next = self.m0_axil_arready.val();
+        self.rvalid.next = self.m0_axil_rvalid.val();
+        self.rdata.next = self.m0_axil_rdata.val();
+        self.rresp.next = self.m0_axil_rresp.val();
+        if self.node.val() {
+            self.awready.next = self.m1_axil_awready.val();
+            self.wready.next = self.m1_axil_wready.val();
+            self.bvalid.next = self.m1_axil_bvalid.val();
+            self.bresp.next = self.m1_axil_bresp.val();
+            self.arready.next = self.m1_axil_arready.val();
+            self.rvalid.next = self.m1_axil_rvalid.val();
+            self.rdata.next = self.m1_axil_rdata.val();
+            self.rresp.next = self.m1_axil_rresp.val();
+        }
+        self.set_st.next = false;
+        self.next_st.next = BridgeState::Hdr;
+        self.q_load.next = false;
+        self.q0.next = 0.into();
+        self.q1.next = 0.into();
+        self.q2.next = 0.into();
+        self.q_n.next = 0.into();
+        match self.st.val() {
+            BridgeState::RwHi => {
+                if self.take.val() {
+                    self.aw_done.d.next = false;
+                    self.w_done.d.next = false;
+                }
+            }
+            BridgeState::AxW => {
+                self.aw_done.d.next = self.aw_done.q.val() | self.awready.val();
+                self.w_done.d.next = self.w_done.q.val() | self.wready.val();
+                if (self.aw_done.q.val() | self.awready.val())
+                    & (self.w_done.q.val() | self.wready.val())
+                {
+                    self.set_st.next = true;
+                    self.next_st.next = BridgeState::AxB;
+                }
+            }
+            BridgeState::AxB => {
+                if self.bvalid.val() {
+                    self.q_load.next = true;
+                    self.q0.next =
+                        self.h_rw.val() | self.node_bit.val() | bit_cast::<16, 2>(self.bresp.val());
+                    self.q_n.next = 1.into();
+                }
+            }
+            BridgeState::AxAr => {
+                if self.arready.val() {
+                    self.set_st.next = true;
+                    self.next_st.next = BridgeState::AxR;
+                }
+            }
+            BridgeState::AxR => {
+                if self.rvalid.val() {
+                    self.q_load.next = true;
+                    self.q0.next =
+                        self.h_rr.val() | self.node_bit.val() | bit_cast::<16, 2>(self.rresp.val());
+                    self.q1.next = self.rdata.val().get_bits::<16>(0);
+                    self.q2.next = self.rdata.val().get_bits::<16>(16);
+                    self.q_n.next = 3.into();
+                }
+            }
+            _ => {}
+        }
+        if self.reset.val() {
+            self.aw_done.d.next = false;
+            self.w_done.d.next = false;
+        }
+    }
+}
