@@ -232,17 +232,15 @@ impl Logic for Bridge {
         }
         self.rsp.put.next = self.mem.put.val();
         self.rsp.word.next = self.mem.word.val();
-        if self.st.q.val() == BridgeState::Emit {
-            if self.rsp.can_put.val() {
-                self.rsp.put.next = true;
-                self.rsp.word.next = self.e0.q.val();
-                self.e0.d.next = self.e1.q.val();
-                self.e1.d.next = self.e2.q.val();
-                self.e2.d.next = 0.into();
-                self.emit_n.d.next = self.emit_n.q.val() - 1;
-                if self.emit_n.q.val() == 1 {
-                    self.st.d.next = self.after.q.val();
-                }
+        if (self.st.q.val() == BridgeState::Emit) & self.rsp.can_put.val() {
+            self.rsp.put.next = true;
+            self.rsp.word.next = self.e0.q.val();
+            self.e0.d.next = self.e1.q.val();
+            self.e1.d.next = self.e2.q.val();
+            self.e2.d.next = 0.into();
+            self.emit_n.d.next = self.emit_n.q.val() - 1;
+            if self.emit_n.q.val() == 1 {
+                self.st.d.next = self.after.q.val();
             }
         }
         // A flush pads the response block with NOPs.

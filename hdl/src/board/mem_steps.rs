@@ -62,6 +62,8 @@ impl MemSteps {
 }
 
 impl Logic for MemSteps {
+    // rust-hdl's HDL generation takes no match guards: a step's condition is inside its arm.
+    #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, k_r, j, data);

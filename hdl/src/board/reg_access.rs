@@ -96,6 +96,8 @@ impl RegAccess {
 }
 
 impl Logic for RegAccess {
+    // rust-hdl's HDL generation takes no match guards: a step's condition is inside its arm.
+    #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, aw_done, w_done);
