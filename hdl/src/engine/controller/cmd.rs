@@ -133,10 +133,8 @@ impl Logic for CtlCmd {
             self.cpl.next.status = self.k_notsock.val();
         } else if self.cmd.val().opcode == 1 {
             // OPEN
-            if !((self.st.val() == 0)
-                | (self.st.val() == 1)
-                | (self.st.val() == 5)
-                | (self.st.val() == 6))
+            // Only a connection with nothing of its own (the dead states) is opened afresh.
+            if !self.dead.val()
                 | self.cw.val().dlv_busy
                 | (self.cw.val().tx_inflight != 0)
                 | self.cw.val().fl_v
