@@ -56,6 +56,20 @@ pub enum BridgeState {
     Pad,
 }
 
+/// What one of the bridge's parts proposes in a cycle: the next step (`set_st`,
+/// `next_st`), and response words to queue for `Emit` (`q_load`, `q0..q2`, `q_n`). All zero
+/// while a part proposes nothing, so the bridge ORs the parts' words.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct Step {
+    pub set_st: Bit,
+    pub next_st: BridgeState,
+    pub q_load: Bit,
+    pub q0: Bits<16>,
+    pub q1: Bits<16>,
+    pub q2: Bits<16>,
+    pub q_n: Bits<2>,
+}
+
 #[derive(LogicBlock, Default)]
 pub struct Bridge {
     pub clock: Signal<In, Clock>,
@@ -221,14 +235,14 @@ impl Logic for Bridge {
         self.errors.next = self.intake.errors.val();
         self.busy.next = self.st.q.val() != BridgeState::Hdr;
         // The next step (at most one part proposes one), the response words, the queue.
-        if self.intake.set_st.val() {
-            self.st.d.next = self.intake.next_st.val();
+        if self.intake.step.val().set_st {
+            self.st.d.next = self.intake.step.val().next_st;
         }
-        if self.regs.set_st.val() {
-            self.st.d.next = self.regs.next_st.val();
+        if self.regs.step.val().set_st {
+            self.st.d.next = self.regs.step.val().next_st;
         }
-        if self.mem.set_st.val() {
-            self.st.d.next = self.mem.next_st.val();
+        if self.mem.step.val().set_st {
+            self.st.d.next = self.mem.step.val().next_st;
         }
         self.rsp.put.next = self.mem.put.val();
         self.rsp.word.next = self.mem.word.val();
@@ -251,13 +265,18 @@ impl Logic for Bridge {
                 self.rsp.put.next = true;
             }
         }
-        self.q_load.next =
-            self.intake.q_load.val() | self.regs.q_load.val() | self.mem.q_load.val();
+        self.q_load.next = self.intake.step.val().q_load
+            | self.regs.step.val().q_load
+            | self.mem.step.val().q_load;
         if self.q_load.val() {
-            self.e0.d.next = self.intake.q0.val() | self.regs.q0.val() | self.mem.q0.val();
-            self.e1.d.next = self.intake.q1.val() | self.regs.q1.val();
-            self.e2.d.next = self.intake.q2.val() | self.regs.q2.val();
-            self.emit_n.d.next = self.intake.q_n.val() | self.regs.q_n.val() | self.mem.q_n.val();
+            self.e0.d.next =
+                self.intake.step.val().q0 | self.regs.step.val().q0 | self.mem.step.val().q0;
+            self.e1.d.next =
+                self.intake.step.val().q1 | self.regs.step.val().q1 | self.mem.step.val().q1;
+            self.e2.d.next =
+                self.intake.step.val().q2 | self.regs.step.val().q2 | self.mem.step.val().q2;
+            self.emit_n.d.next =
+                self.intake.step.val().q_n | self.regs.step.val().q_n | self.mem.step.val().q_n;
             self.after.d.next = self.intake.q_after.val();
             self.st.d.next = BridgeState::Emit;
         }

@@ -11,7 +11,7 @@
 //! - `m_mem_valid`, `m_mem_write`, `m_mem_wdata` (out), `m_mem_ready`, `s_mem_rvalid`,
 //!   `s_mem_rdata` (in): the memory port, as the bridge's.
 //! - `can_put` (in), `put`, `word` (out): a read's data words to the response register.
-//! - `set_st`, `next_st`, `q_load`, `q0`, `q_n` (out): as [`ReqIntake`](super::ReqIntake)'s: the
+//! - `step` (out, [`Step`](super::Step)): as [`ReqIntake`](super::ReqIntake)'s: the
 //!   next step, and a write's response once its last word is written (or dropped).
 //! - `reset` (in): synchronous.
 
@@ -19,7 +19,7 @@ use rust_hdl::prelude::*;
 
 use sanswitch_model::bridge::{Op, header};
 
-use super::BridgeState;
+use super::{BridgeState, Step};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -43,16 +43,13 @@ pub struct MemSteps {
     pub m_mem_wdata: Signal<Out, Bits<64>>,
     pub put: Signal<Out, Bit>,
     pub word: Signal<Out, Bits<16>>,
-    pub set_st: Signal<Out, Bit>,
-    pub next_st: Signal<Out, BridgeState>,
-    pub q_load: Signal<Out, Bit>,
-    pub q0: Signal<Out, Bits<16>>,
-    pub q_n: Signal<Out, Bits<2>>,
+    pub step: Signal<Out, Step>,
     /// The word at hand, the 16-bit part of it at hand, the 64-bit word itself.
     k_r: DFF<Bits<16>>,
     j: DFF<Bits<2>>,
     data: DFF<Bits<64>>,
     h_mw: Param<Bits<16>>,
+    k_idle: Param<Step>,
 }
 
 impl MemSteps {
@@ -67,17 +64,13 @@ impl Logic for MemSteps {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, k_r, j, data);
+        self.step.next = self.k_idle.val();
         self.k.next = self.k_r.q.val();
         self.m_mem_write.next = self.st.val() == BridgeState::MemW;
         self.m_mem_valid.next = self.m_mem_write.val() | (self.st.val() == BridgeState::MemR);
         self.m_mem_wdata.next = self.data.q.val();
         self.put.next = false;
         self.word.next = 0.into();
-        self.set_st.next = false;
-        self.next_st.next = BridgeState::Hdr;
-        self.q_load.next = false;
-        self.q0.next = 0.into();
-        self.q_n.next = 0.into();
         match self.st.val() {
             BridgeState::Len => {
                 if self.take.val() {
@@ -91,16 +84,16 @@ impl Logic for MemSteps {
                         (self.data.q.val() >> 16) | (bit_cast::<64, 16>(self.d.val()) << 48);
                     self.j.d.next = self.j.q.val() + 1;
                     if self.j.q.val().all() & self.ok.val() {
-                        self.set_st.next = true;
-                        self.next_st.next = BridgeState::MemW;
+                        self.step.next.set_st = true;
+                        self.step.next.next_st = BridgeState::MemW;
                     } else if self.j.q.val().all() {
                         // Outside the memory: the words are taken and dropped.
                         self.k_r.d.next = self.k_r.q.val() + 1;
                         if self.last.val() {
-                            self.q_load.next = true;
-                            self.q0.next =
+                            self.step.next.q_load = true;
+                            self.step.next.q0 =
                                 self.h_mw.val() | self.node_bit.val() | self.mem_st.val();
-                            self.q_n.next = 1.into();
+                            self.step.next.q_n = 1.into();
                         }
                     }
                 }
@@ -108,27 +101,28 @@ impl Logic for MemSteps {
             BridgeState::MemW => {
                 if self.m_mem_ready.val() {
                     self.k_r.d.next = self.k_r.q.val() + 1;
-                    self.set_st.next = true;
-                    self.next_st.next = BridgeState::WData;
+                    self.step.next.set_st = true;
+                    self.step.next.next_st = BridgeState::WData;
                     if self.last.val() {
-                        self.q_load.next = true;
-                        self.q0.next = self.h_mw.val() | self.node_bit.val() | self.mem_st.val();
-                        self.q_n.next = 1.into();
+                        self.step.next.q_load = true;
+                        self.step.next.q0 =
+                            self.h_mw.val() | self.node_bit.val() | self.mem_st.val();
+                        self.step.next.q_n = 1.into();
                     }
                 }
             }
             BridgeState::MemR => {
                 if self.m_mem_ready.val() {
-                    self.set_st.next = true;
-                    self.next_st.next = BridgeState::MemWait;
+                    self.step.next.set_st = true;
+                    self.step.next.next_st = BridgeState::MemWait;
                 }
             }
             BridgeState::MemWait => {
                 if self.s_mem_rvalid.val() {
                     self.data.d.next = self.s_mem_rdata.val();
                     self.j.d.next = 0.into();
-                    self.set_st.next = true;
-                    self.next_st.next = BridgeState::Words;
+                    self.step.next.set_st = true;
+                    self.step.next.next_st = BridgeState::Words;
                 }
             }
             BridgeState::Words => {
@@ -139,10 +133,10 @@ impl Logic for MemSteps {
                     self.j.d.next = self.j.q.val() + 1;
                     if self.j.q.val().all() {
                         self.k_r.d.next = self.k_r.q.val() + 1;
-                        self.set_st.next = true;
-                        self.next_st.next = BridgeState::MemR;
+                        self.step.next.set_st = true;
+                        self.step.next.next_st = BridgeState::MemR;
                         if self.last.val() {
-                            self.next_st.next = BridgeState::Hdr;
+                            self.step.next.next_st = BridgeState::Hdr;
                         }
                     }
                 }

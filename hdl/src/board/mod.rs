@@ -17,7 +17,7 @@ pub mod reg_access;
 pub mod req_intake;
 pub mod rsp_out;
 
-pub use bridge::{Bridge, BridgeState};
+pub use bridge::{Bridge, BridgeState, Step};
 pub use bridge_decode::BridgeDecode;
 pub use mem_rd::MemRd;
 pub use mem_steps::MemSteps;

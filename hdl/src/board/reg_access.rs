@@ -9,7 +9,7 @@
 //!   write data and the node bit of its response header.
 //! - `m0_axil_*`, `m1_axil_*`: the two masters; only the request's node sees a `valid` or
 //!   `ready`; the address and data go to both.
-//! - `set_st`, `next_st`, `q_load`, `q0..q2`, `q_n` (out): as [`ReqIntake`](super::ReqIntake)'s: the
+//! - `step` (out, [`Step`](super::Step)): as [`ReqIntake`](super::ReqIntake)'s: the
 //!   next step, and the response (`RESP` in the header's status bits; a read's data in two
 //!   words) once the slave has answered.
 //! - `reset` (in): synchronous.
@@ -18,7 +18,7 @@ use rust_hdl::prelude::*;
 
 use sanswitch_model::bridge::{Op, header};
 
-use super::BridgeState;
+use super::{BridgeState, Step};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -63,13 +63,7 @@ pub struct RegAccess {
     pub m1_axil_arvalid: Signal<Out, Bit>,
     pub m1_axil_araddr: Signal<Out, Bits<12>>,
     pub m1_axil_rready: Signal<Out, Bit>,
-    pub set_st: Signal<Out, Bit>,
-    pub next_st: Signal<Out, BridgeState>,
-    pub q_load: Signal<Out, Bit>,
-    pub q0: Signal<Out, Bits<16>>,
-    pub q1: Signal<Out, Bits<16>>,
-    pub q2: Signal<Out, Bits<16>>,
-    pub q_n: Signal<Out, Bits<2>>,
+    pub step: Signal<Out, Step>,
     /// A write's address and data handshakes done (each may come first).
     aw_done: DFF<Bit>,
     w_done: DFF<Bit>,
@@ -86,6 +80,7 @@ pub struct RegAccess {
     wvalid: Signal<Local, Bit>,
     h_rw: Param<Bits<16>>,
     h_rr: Param<Bits<16>>,
+    k_idle: Param<Step>,
 }
 
 impl RegAccess {
@@ -101,6 +96,7 @@ impl Logic for RegAccess {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, aw_done, w_done);
+        self.step.next = self.k_idle.val();
         self.awvalid.next = (self.st.val() == BridgeState::AxW) & !self.aw_done.q.val();
         self.wvalid.next = (self.st.val() == BridgeState::AxW) & !self.w_done.q.val();
         self.m0_axil_awvalid.next = self.awvalid.val() & !self.node.val();
@@ -137,13 +133,6 @@ impl Logic for RegAccess {
             self.rdata.next = self.m1_axil_rdata.val();
             self.rresp.next = self.m1_axil_rresp.val();
         }
-        self.set_st.next = false;
-        self.next_st.next = BridgeState::Hdr;
-        self.q_load.next = false;
-        self.q0.next = 0.into();
-        self.q1.next = 0.into();
-        self.q2.next = 0.into();
-        self.q_n.next = 0.into();
         match self.st.val() {
             BridgeState::RwHi => {
                 if self.take.val() {
@@ -157,32 +146,32 @@ impl Logic for RegAccess {
                 if (self.aw_done.q.val() | self.awready.val())
                     & (self.w_done.q.val() | self.wready.val())
                 {
-                    self.set_st.next = true;
-                    self.next_st.next = BridgeState::AxB;
+                    self.step.next.set_st = true;
+                    self.step.next.next_st = BridgeState::AxB;
                 }
             }
             BridgeState::AxB => {
                 if self.bvalid.val() {
-                    self.q_load.next = true;
-                    self.q0.next =
+                    self.step.next.q_load = true;
+                    self.step.next.q0 =
                         self.h_rw.val() | self.node_bit.val() | bit_cast::<16, 2>(self.bresp.val());
-                    self.q_n.next = 1.into();
+                    self.step.next.q_n = 1.into();
                 }
             }
             BridgeState::AxAr => {
                 if self.arready.val() {
-                    self.set_st.next = true;
-                    self.next_st.next = BridgeState::AxR;
+                    self.step.next.set_st = true;
+                    self.step.next.next_st = BridgeState::AxR;
                 }
             }
             BridgeState::AxR => {
                 if self.rvalid.val() {
-                    self.q_load.next = true;
-                    self.q0.next =
+                    self.step.next.q_load = true;
+                    self.step.next.q0 =
                         self.h_rr.val() | self.node_bit.val() | bit_cast::<16, 2>(self.rresp.val());
-                    self.q1.next = self.rdata.val().get_bits::<16>(0);
-                    self.q2.next = self.rdata.val().get_bits::<16>(16);
-                    self.q_n.next = 3.into();
+                    self.step.next.q1 = self.rdata.val().get_bits::<16>(0);
+                    self.step.next.q2 = self.rdata.val().get_bits::<16>(16);
+                    self.step.next.q_n = 3.into();
                 }
             }
             _ => {}

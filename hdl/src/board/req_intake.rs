@@ -5,9 +5,8 @@
 //! # Ports
 //! - `st` (in): the bridge's state; `take` (in): a request word `d` is taken at this edge
 //!   (`tready` (out): the states that take words: these and `WData`).
-//! - `set_st`, `next_st` (out): the state to go to at this edge, from one of these steps.
-//! - `q_load`, `q0..q2`, `q_n`, `q_after` (out): response words to queue for `Emit`, then
-//!   the state after them (all zero while `q_load` is low, so the bridge ORs its parts').
+//! - `step` (out, [`Step`](super::Step)): the state to go to at this edge, from one of these
+//!   steps, and response words to queue for `Emit`; `q_after` (out): the state after them.
 //! - The request's fields, registered: `node`, `value` (a register write's), `ok` (it lies
 //!   inside the memory); and decoded ([`BridgeDecode`], with `k` (in) the memory word at
 //!   hand): `node_bit`, `reg_addr`, `index`, `mask`, `last`, `mem_st`.
@@ -17,7 +16,7 @@ use rust_hdl::prelude::*;
 
 use sanswitch_model::bridge::{Op, header};
 
-use super::{BridgeDecode, BridgeState};
+use super::{BridgeDecode, BridgeState, Step};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -29,13 +28,6 @@ pub struct ReqIntake {
     pub d: Signal<In, Bits<16>>,
     pub k: Signal<In, Bits<16>>,
     pub tready: Signal<Out, Bit>,
-    pub set_st: Signal<Out, Bit>,
-    pub next_st: Signal<Out, BridgeState>,
-    pub q_load: Signal<Out, Bit>,
-    pub q0: Signal<Out, Bits<16>>,
-    pub q1: Signal<Out, Bits<16>>,
-    pub q2: Signal<Out, Bits<16>>,
-    pub q_n: Signal<Out, Bits<2>>,
     pub q_after: Signal<Out, BridgeState>,
     pub node: Signal<Out, Bit>,
     pub value: Signal<Out, Bits<32>>,
@@ -47,6 +39,7 @@ pub struct ReqIntake {
     pub last: Signal<Out, Bit>,
     pub mem_st: Signal<Out, Bits<16>>,
     pub errors: Signal<Out, Bits<16>>,
+    pub step: Signal<Out, Step>,
     dec: BridgeDecode,
     node_r: DFF<Bit>,
     arg: DFF<Bits<11>>,
@@ -62,6 +55,7 @@ pub struct ReqIntake {
     h_rr: Param<Bits<16>>,
     h_mw: Param<Bits<16>>,
     h_mr: Param<Bits<16>>,
+    k_idle: Param<Step>,
 }
 
 impl ReqIntake {
@@ -84,6 +78,7 @@ impl Logic for ReqIntake {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, node_r, arg, value_r, addr, len, write_r, ok_r, nwords, errs);
+        self.step.next = self.k_idle.val();
         self.dec.d.next = self.d.val();
         self.dec.arg.next = self.arg.q.val();
         self.dec.node.next = self.node_r.q.val();
@@ -110,13 +105,6 @@ impl Logic for ReqIntake {
             | (self.st.val() == BridgeState::AddrHi)
             | (self.st.val() == BridgeState::Len)
             | (self.st.val() == BridgeState::WData);
-        self.set_st.next = false;
-        self.next_st.next = BridgeState::Hdr;
-        self.q_load.next = false;
-        self.q0.next = 0.into();
-        self.q1.next = 0.into();
-        self.q2.next = 0.into();
-        self.q_n.next = 0.into();
         self.q_after.next = BridgeState::Hdr;
         if self.take.val() {
             match self.st.val() {
@@ -125,78 +113,78 @@ impl Logic for ReqIntake {
                     self.arg.d.next = self.d.val().get_bits::<11>(0);
                     if self.dec.is_nop.val() {
                     } else if self.dec.is_rw.val() {
-                        self.set_st.next = true;
-                        self.next_st.next = BridgeState::RwLo;
+                        self.step.next.set_st = true;
+                        self.step.next.next_st = BridgeState::RwLo;
                     } else if self.dec.is_rr.val() & self.dec.d_in_space.val() {
-                        self.set_st.next = true;
-                        self.next_st.next = BridgeState::AxAr;
+                        self.step.next.set_st = true;
+                        self.step.next.next_st = BridgeState::AxAr;
                     } else if self.dec.is_rr.val() {
-                        self.q_load.next = true;
-                        self.q0.next =
+                        self.step.next.q_load = true;
+                        self.step.next.q0 =
                             self.h_rr.val() | self.dec.d_node_bit.val() | self.dec.slverr.val();
-                        self.q_n.next = 3.into();
+                        self.step.next.q_n = 3.into();
                     } else if self.dec.is_mem.val() {
                         self.write_r.d.next = self.dec.is_mw.val();
-                        self.set_st.next = true;
-                        self.next_st.next = BridgeState::AddrLo;
+                        self.step.next.set_st = true;
+                        self.step.next.next_st = BridgeState::AddrLo;
                     } else if self.dec.is_flush.val() {
-                        self.set_st.next = true;
-                        self.next_st.next = BridgeState::Pad;
+                        self.step.next.set_st = true;
+                        self.step.next.next_st = BridgeState::Pad;
                     } else {
                         self.errs.d.next = self.errs.q.val() + 1;
-                        self.q_load.next = true;
-                        self.q0.next = self.h_error.val();
-                        self.q1.next = self.d.val();
-                        self.q_n.next = 2.into();
+                        self.step.next.q_load = true;
+                        self.step.next.q0 = self.h_error.val();
+                        self.step.next.q1 = self.d.val();
+                        self.step.next.q_n = 2.into();
                     }
                 }
                 BridgeState::RwLo => {
                     self.value_r.d.next = bit_cast::<32, 16>(self.d.val());
-                    self.set_st.next = true;
-                    self.next_st.next = BridgeState::RwHi;
+                    self.step.next.set_st = true;
+                    self.step.next.next_st = BridgeState::RwHi;
                 }
                 BridgeState::RwHi => {
                     self.value_r.d.next =
                         self.value_r.q.val() | (bit_cast::<32, 16>(self.d.val()) << 16);
                     if self.dec.in_space.val() {
-                        self.set_st.next = true;
-                        self.next_st.next = BridgeState::AxW;
+                        self.step.next.set_st = true;
+                        self.step.next.next_st = BridgeState::AxW;
                     } else {
-                        self.q_load.next = true;
-                        self.q0.next =
+                        self.step.next.q_load = true;
+                        self.step.next.q0 =
                             self.h_rw.val() | self.dec.node_bit.val() | self.dec.slverr.val();
-                        self.q_n.next = 1.into();
+                        self.step.next.q_n = 1.into();
                     }
                 }
                 BridgeState::AddrLo => {
                     self.addr.d.next = bit_cast::<32, 16>(self.d.val());
-                    self.set_st.next = true;
-                    self.next_st.next = BridgeState::AddrHi;
+                    self.step.next.set_st = true;
+                    self.step.next.next_st = BridgeState::AddrHi;
                 }
                 BridgeState::AddrHi => {
                     self.addr.d.next = self.addr.q.val() | (bit_cast::<32, 16>(self.d.val()) << 16);
-                    self.set_st.next = true;
-                    self.next_st.next = BridgeState::Len;
+                    self.step.next.set_st = true;
+                    self.step.next.next_st = BridgeState::Len;
                 }
                 BridgeState::Len => {
                     self.len.d.next = self.d.val();
                     self.ok_r.d.next = self.dec.len_ok.val();
                     self.nwords.d.next = self.dec.len_words.val();
                     if self.write_r.q.val() & self.dec.len_words.val().any() {
-                        self.set_st.next = true;
-                        self.next_st.next = BridgeState::WData;
+                        self.step.next.set_st = true;
+                        self.step.next.next_st = BridgeState::WData;
                     } else if self.write_r.q.val() {
-                        self.q_load.next = true;
-                        self.q0.next =
+                        self.step.next.q_load = true;
+                        self.step.next.q0 =
                             self.h_mw.val() | self.dec.node_bit.val() | self.dec.len_st.val();
-                        self.q_n.next = 1.into();
+                        self.step.next.q_n = 1.into();
                     } else {
-                        self.q_load.next = true;
-                        self.q0.next =
+                        self.step.next.q_load = true;
+                        self.step.next.q0 =
                             self.h_mr.val() | self.dec.node_bit.val() | self.dec.len_st.val();
-                        self.q_n.next = 2.into();
+                        self.step.next.q_n = 2.into();
                         if self.dec.len_ok.val() {
-                            self.q1.next = self.dec.len_words.val();
+                            self.step.next.q1 = self.dec.len_words.val();
                             self.q_after.next = BridgeState::MemR;
                         }
                     }
