@@ -11,6 +11,8 @@ pub mod hostif_stimulus;
 pub mod nic;
 pub mod node_mem;
 pub mod node_mem_stimulus;
+pub mod san_loop;
+pub mod san_loop_stimulus;
 pub mod parser;
 pub mod parser_stimulus;
 pub mod pool;
