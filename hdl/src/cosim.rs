@@ -90,6 +90,7 @@ pub fn cosim_blocks() -> Vec<CosimBlock> {
         b("nic", BlockName::Nic, d),
         b("bridge", BlockName::Bridge, d),
         b("node_mem", BlockName::NodeMem, d),
+        b("san_loop", BlockName::SanLoop, d),
         b("parser_small", BlockName::Parser, s),
         b("pool_small", BlockName::Pool, s),
         b("sequencer_small", BlockName::Sequencer, s),
@@ -209,7 +210,7 @@ mod tests {
                     .validate()
                     .and_then(|()| sanswitch_model::regs::HostParams::default().validate()),
                 // Built at the board's one memory size, not from the engine's parameters.
-                BlockName::Bridge | BlockName::NodeMem => Ok(()),
+                BlockName::Bridge | BlockName::NodeMem | BlockName::SanLoop => Ok(()),
             }
             .unwrap();
         }

@@ -83,10 +83,13 @@ pub enum BlockName {
     /// A board node's on-chip memory (the NIC's host memory on the XEM7010), of
     /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
     NodeMem,
+    /// The on-chip SAN loopback between the board's two NICs, on two memories of
+    /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
+    SanLoop,
 }
 
 impl BlockName {
-    pub const ALL: [BlockName; 8] = [
+    pub const ALL: [BlockName; 9] = [
         BlockName::Parser,
         BlockName::Pool,
         BlockName::Sequencer,
@@ -95,6 +98,7 @@ impl BlockName {
         BlockName::Nic,
         BlockName::Bridge,
         BlockName::NodeMem,
+        BlockName::SanLoop,
     ];
 
     /// File stem and Verilator prefix.
@@ -108,6 +112,7 @@ impl BlockName {
             BlockName::Nic => "nic",
             BlockName::Bridge => "bridge",
             BlockName::NodeMem => "node_mem",
+            BlockName::SanLoop => "san_loop",
         }
     }
 }
@@ -176,6 +181,12 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
         BlockName::NodeMem => {
             let words = (sanswitch_model::bridge::NODE_MEM_BYTES / 8) as usize;
             let mut uut = board::NodeMem::new(words);
+            uut.connect_all();
+            generate_verilog(&uut)
+        }
+        BlockName::SanLoop => {
+            let words = (sanswitch_model::bridge::NODE_MEM_BYTES / 8) as usize;
+            let mut uut = board::SanLoop::new(words);
             uut.connect_all();
             generate_verilog(&uut)
         }

@@ -39,6 +39,7 @@ use sanswitch_model::blocks::nic::{NicIn, NicOut};
 use sanswitch_model::blocks::node_mem::{NodeMemIn, NodeMemOut};
 use sanswitch_model::blocks::parser::{ParserIn, ParserOut};
 use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
+use sanswitch_model::blocks::san_loop::{SanLoopIn, SanLoopOut};
 use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut};
 pub use sanswitch_model::ports::Stimulus;
 use sanswitch_model::ports::{CycleModel, Ports};
@@ -337,6 +338,9 @@ modules! {
     /// A board node's on-chip memory (`hdl/src/board/node_mem.rs`), of
     /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
     NodeMem, VNodeMem, "node_mem", NodeMemIn, NodeMemOut;
+    /// The board's SAN loopback (`hdl/src/board/san_loop.rs`), between two memories of
+    /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
+    SanLoop, VSanLoop, "san_loop", SanLoopIn, SanLoopOut;
     /// The parser at `EngineParams::small()`.
     ParserSmall, VParserSmall, "parser_small", ParserIn, ParserOut;
     /// The pool manager at `EngineParams::small()`.

@@ -6,23 +6,33 @@
 //!   [`RspOut`] are its parts).
 //! - [`NodeMem`]: a node's on-chip memory, the NIC's host memory on the board ([`MemRd`] and
 //!   [`MemWr`] are its sides).
+//! - [`SanLoop`]: the on-chip SAN between the two NICs ([`MsgLink`] per direction of
+//!   messages, [`RdmaCopy`] per direction of RDMA, [`WordArb`] per node memory).
 
 pub mod bridge;
 pub mod bridge_decode;
 pub mod mem_rd;
 pub mod mem_steps;
 pub mod mem_wr;
+pub mod msg_link;
 pub mod node_mem;
+pub mod rdma_copy;
 pub mod reg_access;
 pub mod req_intake;
 pub mod rsp_out;
+pub mod san_loop;
+pub mod word_arb;
 
 pub use bridge::{Bridge, BridgeState, Step};
 pub use bridge_decode::BridgeDecode;
 pub use mem_rd::MemRd;
 pub use mem_steps::MemSteps;
 pub use mem_wr::MemWr;
+pub use msg_link::{LinkEntry, MsgLink};
 pub use node_mem::NodeMem;
+pub use rdma_copy::{CopyState, RdmaCopy};
 pub use reg_access::RegAccess;
 pub use req_intake::ReqIntake;
 pub use rsp_out::RspOut;
+pub use san_loop::SanLoop;
+pub use word_arb::WordArb;

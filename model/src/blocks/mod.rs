@@ -11,13 +11,13 @@ pub mod hostif_stimulus;
 pub mod nic;
 pub mod node_mem;
 pub mod node_mem_stimulus;
-pub mod san_loop;
-pub mod san_loop_stimulus;
 pub mod parser;
 pub mod parser_stimulus;
 pub mod pool;
 pub mod pool_stimulus;
 pub mod san;
+pub mod san_loop;
+pub mod san_loop_stimulus;
 pub mod sequencer;
 pub mod sequencer_stimulus;
 pub mod widgets;
@@ -55,6 +55,11 @@ pub const BLOCKS: &[BlockPorts] = &[
         name: "node_mem",
         inputs: node_mem::NodeMemIn::PORTS,
         outputs: node_mem::NodeMemOut::PORTS,
+    },
+    BlockPorts {
+        name: "san_loop",
+        inputs: san_loop::SanLoopIn::PORTS,
+        outputs: san_loop::SanLoopOut::PORTS,
     },
     BlockPorts {
         name: "bridge",

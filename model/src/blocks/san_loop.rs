@@ -481,7 +481,7 @@ pub struct SanLoopModel {
 
 impl Default for SanLoopModel {
     fn default() -> Self {
-        SanLoopModel::new((NODE_MEM_BYTES / 8) as u32)
+        SanLoopModel::new(NODE_MEM_BYTES / 8)
     }
 }
 
@@ -570,11 +570,10 @@ impl CycleModel for SanLoopModel {
         let u = [self.units[0].outputs(self.words), self.units[1].outputs(self.words)];
         let mut o = SanLoopOut::default();
         // The word ports.
-        let mut mem = [None; 2];
-        for n in 0..2 {
+        let mem = [0, 1].map(|n| {
             let (a, b) = self.mem_reqs(n);
-            mem[n] = if self.arbs[n].pick_b(a, b) { b } else { a };
-        }
+            if self.arbs[n].pick_b(a, b) { b } else { a }
+        });
         let (tx0, down0) = self.links[0].readies(&sides[0]);
         let (tx1, down1) = self.links[1].readies(&sides[1]);
         o.s_axis_tx0_tready = tx0;
@@ -714,10 +713,19 @@ mod tests {
             s.observe(&i, &o);
             m.clock(&i);
         }
-        eprintln!("{} beats {} downs {} copies ({} B) {} denied {} oob", s.beats, s.downs, s.copies, s.copied_bytes, s.denied, s.oob);
+        eprintln!(
+            "{} beats {} downs {} copies ({} B) {} denied {} oob",
+            s.beats, s.downs, s.copies, s.copied_bytes, s.denied, s.oob
+        );
         assert!(s.problems.is_empty(), "{:#?}", s.problems);
         assert!(s.beats > 50_000 && s.downs > 3_000, "{} {}", s.beats, s.downs);
-        assert!(s.copies > 1_000 && s.denied > 200 && s.oob > 100, "{} {} {}", s.copies, s.denied, s.oob);
+        assert!(
+            s.copies > 1_000 && s.denied > 200 && s.oob > 100,
+            "{} {} {}",
+            s.copies,
+            s.denied,
+            s.oob
+        );
     }
 
     /// One copy at a time, every source and destination offset, lengths around word
@@ -739,8 +747,11 @@ mod tests {
         }
         for (k, &(s, d, len)) in cases.iter().enumerate() {
             let write = k % 2 == 1;
-            let mut mem: [Vec<u64>; 2] =
-                [0, 1].map(|n| (0..W as u64).map(|w| w * 0x0101_0101 + n * 0x77 << 8 | 0x5A).collect());
+            let mut mem: [Vec<u64>; 2] = [0, 1].map(|n| {
+                (0..W as u64)
+                    .map(|w| (w + 64 * n + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                    .collect()
+            });
             let before = mem.clone();
             let (raddr, laddr) = if write { (d, s) } else { (s, d) };
             let mut m = SanLoopModel::new(W);
@@ -767,13 +778,27 @@ mod tests {
                 i.s_mem1_rdata = reading[1].map_or(0xDEAD, |w| mem[1][w as usize]);
                 let o = m.outputs(&i);
                 let ports = [
-                    (o.m_mem0_valid, o.m_mem0_write, o.m_mem0_index, o.m_mem0_wdata, o.m_mem0_wmask),
-                    (o.m_mem1_valid, o.m_mem1_write, o.m_mem1_index, o.m_mem1_wdata, o.m_mem1_wmask),
+                    (
+                        o.m_mem0_valid,
+                        o.m_mem0_write,
+                        o.m_mem0_index,
+                        o.m_mem0_wdata,
+                        o.m_mem0_wmask,
+                    ),
+                    (
+                        o.m_mem1_valid,
+                        o.m_mem1_write,
+                        o.m_mem1_index,
+                        o.m_mem1_wdata,
+                        o.m_mem1_wmask,
+                    ),
                 ];
                 for (n, &(v, w, idx, data, mask)) in ports.iter().enumerate() {
                     reading[n] = (v && !w).then_some(idx);
                     if v && w {
-                        let bm = (0..8).filter(|b| mask >> b & 1 != 0).fold(0u64, |a, b| a | 0xFF << (8 * b));
+                        let bm = (0..8)
+                            .filter(|b| mask >> b & 1 != 0)
+                            .fold(0u64, |a, b| a | 0xFF << (8 * b));
                         let x = &mut mem[n][idx as usize];
                         *x = *x & !bm | data & bm;
                     }
@@ -795,7 +820,11 @@ mod tests {
                 } else {
                     byte(&before[dst], a)
                 };
-                assert_eq!(byte(&mem[dst], a), want, "byte {a} of case {s} {d} {len} write {write}");
+                assert_eq!(
+                    byte(&mem[dst], a),
+                    want,
+                    "byte {a} of case {s} {d} {len} write {write}"
+                );
             }
             assert_eq!(mem[src], before[src]);
         }

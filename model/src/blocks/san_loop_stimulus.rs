@@ -418,24 +418,19 @@ impl Stimulus<SanLoopIn, SanLoopOut> for SanLoopDriver {
                         "unit {n} answered tag {tag:#x} status {status}, expected {:#x} {}",
                         e.tag, e.status
                     )),
-                    Some(e) => {
-                        match (&e.copy, status) {
-                            (Some((_, _, b)), _) if e.written != b.len() as u64 => {
-                                let want = b.len();
-                                self.problem(format!(
-                                    "unit {n} wrote {} of {want} bytes",
-                                    e.written
-                                ))
-                            }
-                            (Some((_, _, b)), _) => {
-                                self.copies += 1;
-                                self.copied_bytes += b.len() as u64;
-                            }
-                            (None, fault::OK) => {}
-                            (None, fault::TRANSPORT) if status == e.status => self.oob += 1,
-                            (None, _) => self.denied += 1,
+                    Some(e) => match (&e.copy, status) {
+                        (Some((_, _, b)), _) if e.written != b.len() as u64 => {
+                            let want = b.len();
+                            self.problem(format!("unit {n} wrote {} of {want} bytes", e.written))
                         }
-                    }
+                        (Some((_, _, b)), _) => {
+                            self.copies += 1;
+                            self.copied_bytes += b.len() as u64;
+                        }
+                        (None, fault::OK) => {}
+                        (None, fault::TRANSPORT) if status == e.status => self.oob += 1,
+                        (None, _) => self.denied += 1,
+                    },
                     None => self.problem(format!("unit {n} answered, nothing asked")),
                 }
             }
