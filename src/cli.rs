@@ -170,6 +170,32 @@ pub struct GenerateArgs {
     /// Skip the Yosys synthesis (area and depth); lint and validation still run.
     #[arg(long)]
     pub no_synth: bool,
+    /// Write a board's top instead of the blocks: top.v (for Vivado), blackbox/top.v (the
+    /// same with the vendor cores as black boxes: what is linted and synthesized), top.xdc,
+    /// build.tcl, report.json and report.md with the fit in the part. The board's NICs
+    /// have their own size (4 connections, 8 registrations, 2 transfers); the block flags
+    /// do not apply.
+    #[arg(long, value_enum, value_name = "BOARD")]
+    pub board: Option<BoardName>,
+    /// With --board: the engine clock, MHz (125, or 100 if timing says so).
+    #[arg(long, value_name = "MHZ", default_value_t = 125, value_parser = engine_mhz)]
+    pub engine_mhz: u32,
+}
+
+/// `--engine-mhz`: 125 or 100 (the MMCM divides its 1 GHz VCO by 8 or 10).
+fn engine_mhz(s: &str) -> Result<u32, String> {
+    match s {
+        "125" => Ok(125),
+        "100" => Ok(100),
+        _ => Err(format!("{s}: the engine clock is 125 or 100 MHz")),
+    }
+}
+
+/// A development board `generate --board` builds a top for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BoardName {
+    /// Opal Kelly XEM7010 (Artix-7 XC7A50T-1FGG484), FrontPanel over USB 2.0.
+    Xem7010,
 }
 
 #[derive(Debug, Args)]

@@ -112,6 +112,9 @@ impl From<SynthStats> for Area {
 }
 
 pub fn run(args: &GenerateArgs) -> Result<ExitCode, Error> {
+    if let Some(board) = args.board {
+        return crate::generate_board::run(args, board);
+    }
     let params = params_from(args)?;
     let report = generate(&args.out, &params, !args.no_synth)?;
     let summary = summary(&args.out, &report);
@@ -264,7 +267,7 @@ pub fn generate(dir: &Path, params: &EngineParams, synth: bool) -> Result<Report
     Ok(report)
 }
 
-fn write(path: &Path, contents: &str) -> Result<(), Error> {
+pub(crate) fn write(path: &Path, contents: &str) -> Result<(), Error> {
     std::fs::write(path, contents).map_err(|source| Error::File {
         what: "write",
         path: path.to_owned(),
@@ -273,7 +276,7 @@ fn write(path: &Path, contents: &str) -> Result<(), Error> {
 }
 
 /// The first line a tool prints for its version flag, or `None` if it does not run.
-fn version(tool: &str, flag: &str) -> Option<String> {
+pub(crate) fn version(tool: &str, flag: &str) -> Option<String> {
     let out = Command::new(tool).arg(flag).output().ok()?;
     if !out.status.success() {
         return None;
@@ -283,7 +286,7 @@ fn version(tool: &str, flag: &str) -> Option<String> {
 }
 
 /// Lint one file with the waivers, as a user would.
-fn lint(vlt: &Path, file: &Path, top: &str) -> Lint {
+pub(crate) fn lint(vlt: &Path, file: &Path, top: &str) -> Lint {
     let mut cmd = Command::new("verilator");
     cmd.args(["--lint-only", "-Wall"]).arg(vlt).arg(file).args(["--top-module", top]);
     let command = format!(

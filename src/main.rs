@@ -15,6 +15,7 @@ mod cli;
 mod engines;
 mod error;
 mod generate;
+mod generate_board;
 mod loopback;
 mod simulate;
 

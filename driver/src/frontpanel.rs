@@ -29,9 +29,10 @@ use sanswitch_model::ports::CycleModel;
 
 use crate::{DmaBuf, Error, Transport};
 
-/// The block-throttled pipes the bridge listens and answers on.
-pub const PIPE_IN: c_int = 0x80;
-pub const PIPE_OUT: c_int = 0xA0;
+/// The block-throttled pipes the bridge listens and answers on
+/// (`sanswitch_model::bridge::PIPE_IN` / `PIPE_OUT`), as FrontPanel's API takes them.
+pub const PIPE_IN: c_int = sanswitch_model::bridge::PIPE_IN as c_int;
+pub const PIPE_OUT: c_int = sanswitch_model::bridge::PIPE_OUT as c_int;
 
 /// What carries the bridge's words: whole blocks of [`BLOCK_WORDS`] each way.
 pub trait PipeLink {

@@ -26,6 +26,11 @@
 
 use thiserror::Error;
 
+/// FrontPanel endpoint addresses of the block-throttled pipes the bridge listens on (host to
+/// board: 0x80..=0x9F are pipes in) and answers on (0xA0..=0xBF: pipes out).
+pub const PIPE_IN: u8 = 0x80;
+pub const PIPE_OUT: u8 = 0xA0;
+
 /// Bytes of a block on the block-throttled pipes (USB 2.0's largest).
 pub const BLOCK_BYTES: usize = 1024;
 /// 16-bit words of a block.

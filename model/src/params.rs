@@ -235,6 +235,12 @@ impl Default for EngineParams {
 pub const ENGINE_MAX_QUEUE: u8 = 16;
 
 impl EngineParams {
+    /// The NICs of the XEM7010 board (`docs/BOARD.md`): fewer connections, registrations
+    /// and transfers than the defaults, to fit two on the XC7A50T; the rest as the defaults.
+    pub fn board() -> Self {
+        EngineParams { connections: 4, reg_entries: 8, rdma_ops: 2, ..EngineParams::default() }
+    }
+
     pub fn validate(&self) -> Result<(), String> {
         self.parser().validate()?;
         self.pool().validate()?;

@@ -3,13 +3,17 @@
 //! bridge protocol: `docs/BOARD.md`; the bridge's core, which does the protocol's work in the
 //! engine clock, is `sanswitch_hdl::board::Bridge`.
 //!
-//! Built so far (issue 11): the board's clocking ([`EngineClock`]) and the pipes' side of the
-//! bridge ([`PipeFifos`]: the clock-domain crossing and block throttling). The top that puts
-//! `okHost`, these, the bridge, two NICs, their memories and the SAN loopback together comes
-//! next.
+//! - [`EngineClock`]: the engine clock from the 200 MHz oscillator through an MMCM.
+//! - [`PipeFifos`]: the pipes' side of the bridge (the clock-domain crossing and block
+//!   throttling).
+//! - [`Xem7010Top`]: `okHost`, the pipes, these, and the board's logic
+//!   (`sanswitch_hdl::board::BoardCore`: the bridge, two NICs with their memories, the SAN
+//!   loopback); [`top_files`] writes its Verilog and XDC.
 
 pub mod clock;
 pub mod pipes;
+pub mod top;
 
 pub use clock::EngineClock;
 pub use pipes::PipeFifos;
+pub use top::{Xem7010Top, top_files};

@@ -6,15 +6,20 @@
 //!   [`RspOut`] are its parts).
 //! - [`NodeMem`]: a node's on-chip memory, the NIC's host memory on the board ([`MemRd`] and
 //!   [`MemWr`] are its sides).
+//! - [`BoardCore`]: the bridge, two nodes and the loopback: the board below the pipes.
+//! - [`BoardNode`]: a NIC with its memory, the memory's word port shared by the bridge and
+//!   the loopback.
 //! - [`SanLoop`]: the on-chip SAN between the two NICs ([`MsgLink`] per direction of
 //!   messages, [`RdmaCopy`] per direction of RDMA, [`WordArb`] per node memory).
 
+pub mod board_core;
 pub mod bridge;
 pub mod bridge_decode;
 pub mod mem_rd;
 pub mod mem_steps;
 pub mod mem_wr;
 pub mod msg_link;
+pub mod node;
 pub mod node_mem;
 pub mod rdma_copy;
 pub mod reg_access;
@@ -23,12 +28,14 @@ pub mod rsp_out;
 pub mod san_loop;
 pub mod word_arb;
 
+pub use board_core::BoardCore;
 pub use bridge::{Bridge, BridgeState, Step};
 pub use bridge_decode::BridgeDecode;
 pub use mem_rd::MemRd;
 pub use mem_steps::MemSteps;
 pub use mem_wr::MemWr;
 pub use msg_link::{LinkEntry, MsgLink};
+pub use node::BoardNode;
 pub use node_mem::NodeMem;
 pub use rdma_copy::{CopyState, RdmaCopy};
 pub use reg_access::RegAccess;
