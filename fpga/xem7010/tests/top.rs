@@ -63,10 +63,7 @@ fn top_lints_in_verilator() {
 #[test]
 fn endpoints_clock_and_black_boxes() {
     let (v, _) = top_files(&EngineParams::board(), DIVIDE_125);
-    assert!(
-        v.contains(&format!("okBTPipeIn mod("))
-            && v.contains(&format!(".ep_addr(8'h{PIPE_IN:x}))"))
-    );
+    assert!(v.contains("okBTPipeIn mod(") && v.contains(&format!(".ep_addr(8'h{PIPE_IN:x}))")));
     assert!(v.contains(&format!(".ep_addr(8'h{PIPE_OUT:x}))")));
     assert!(v.contains(".CLKOUT0_DIVIDE_F(8.000)"));
     let (v100, _) = top_files(&EngineParams::board(), 10);
