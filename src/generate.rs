@@ -492,6 +492,8 @@ mod tests {
             segment: None,
             window: None,
             no_synth: true,
+            board: None,
+            engine_mhz: 125,
         }
     }
 

@@ -3,8 +3,9 @@
 //! and synthesized with Yosys's `synth_xilinx`, whose area is compared with the part
 //! (`report.json`, `report.md`).
 //!
-//! Exit status: 0 when the top lints clean and (when synthesized) fits its budget, 1 when
-//! it does not, 2 on bad input.
+//! Exit status: 0 when the top lints clean and (when synthesized) fits its budget, 1 when it
+//! does not lint (or Yosys fails on it), 2 on bad input, 3 when it lints but is over its
+//! budget in the part.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -84,8 +85,17 @@ pub fn run(args: &GenerateArgs, board: BoardName) -> Result<ExitCode, Error> {
             return Err(Error::Output(e));
         }
     }
-    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.ok {
+        ExitCode::SUCCESS
+    } else if report.lint.ok && !synth_failed(&report.synth_note) {
+        ExitCode::from(OVER_BUDGET)
+    } else {
+        ExitCode::from(1)
+    })
 }
+
+/// The exit status of a top that lints but does not fit its budget.
+pub const OVER_BUDGET: u8 = 3;
 
 /// Writes the XEM7010 top's files into `dir` and checks them.
 pub fn generate(dir: &Path, engine_mhz: u32, synth: bool) -> Result<BoardReport, Error> {

@@ -126,3 +126,50 @@ fn generate_refuses_bad_parameters() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `generate --board xem7010`: the top's files, linted; its constraints the committed ones;
+/// the Vivado copy of the Verilog without the vendor cores' stubs; a bad clock refused.
+/// (Without `--no-synth` the report adds the Yosys fit in the part: `.ci/main` runs it.)
+#[test]
+fn generate_board_writes_the_top_constraints_and_script() {
+    require_verilator();
+    let dir = scratch("generate-board");
+    let out_dir = dir.join("out");
+    let out_str = out_dir.to_str().expect("utf-8 path");
+    let args = ["generate", "--board", "xem7010", "--no-synth", "--out", out_str];
+    let out = sanswitch(&args, &dir.join("tmp"));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("top: lint ok"), "{stdout}");
+    for f in ["top.v", "blackbox/top.v", "top.xdc", "build.tcl", "verilator.vlt", "report.md"] {
+        assert!(out_dir.join(f).is_file(), "{f} not written");
+    }
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(out_dir.join("report.json")).expect("report.json"),
+    )
+    .expect("JSON");
+    assert_eq!(report["ok"], Value::Bool(true), "{report:#}");
+    assert_eq!(report["part"], "xc7a50tfgg484-1");
+    assert_eq!(report["lint"]["ok"], Value::Bool(true));
+    assert!(report["fit"].is_null() && report["synth_note"] == "skipped: --no-synth");
+    let read = |p: &Path| std::fs::read_to_string(p).expect("read");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(read(&out_dir.join("top.xdc")), read(&root.join("constraints/xem7010.xdc")));
+    assert_eq!(read(&out_dir.join("build.tcl")), read(&root.join("fpga/xem7010/build.tcl")));
+    let vivado = read(&out_dir.join("top.v"));
+    let linted = read(&out_dir.join("blackbox/top.v"));
+    assert!(linted.contains("module okHost(") && !vivado.contains("module okHost("));
+    assert!(vivado.contains("module top(") && vivado.contains("okHost host("));
+    // Verilator, run again by hand on the linted file, agrees.
+    let vlt = out_dir.join("verilator.vlt");
+    let again = verilator_lint(&[&vlt, &out_dir.join("blackbox/top.v")], "top");
+    assert!(again.status.success(), "{}", text(&again.stderr));
+
+    let bad = sanswitch(
+        &["generate", "--board", "xem7010", "--engine-mhz", "150", "--out", out_str],
+        &dir.join("tmp"),
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("125 or 100"), "{}", text(&bad.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
