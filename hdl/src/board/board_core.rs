@@ -61,7 +61,7 @@ impl<const A: usize> BoardCore<A> {
             errors: Default::default(),
             oob: Default::default(),
             bridge: Bridge::new(mem_bytes),
-            nodes: (0..2).map(|_| BoardNode::new(p, h, words)).collect(),
+            nodes: (0..2).map(|k| BoardNode::new(k, p, h, words)).collect(),
             san: SanLoop::new(words),
         }
     }
@@ -80,29 +80,23 @@ impl<const A: usize> Logic for BoardCore<A> {
         self.m_axis_rsp_tvalid.next = self.bridge.m_axis_rsp_tvalid.val();
         self.m_axis_rsp_tdata.next = self.bridge.m_axis_rsp_tdata.val();
         self.bridge.m_axis_rsp_tready.next = self.m_axis_rsp_tready.val();
-        // The bridge's word port, to the node it names.
+        // The bridge's word port, to the node it names (the other's outputs are zero).
         for k in 0..2 {
             self.nodes[k].clock.next = self.clock.val();
             self.nodes[k].reset.next = self.reset.val();
+            self.nodes[k].s_br_valid.next = self.bridge.m_mem_valid.val();
+            self.nodes[k].s_br_node.next = self.bridge.m_mem_node.val();
             self.nodes[k].s_br_write.next = self.bridge.m_mem_write.val();
             self.nodes[k].s_br_index.next = self.bridge.m_mem_index.val();
             self.nodes[k].s_br_wdata.next = self.bridge.m_mem_wdata.val();
             self.nodes[k].s_br_wmask.next = self.bridge.m_mem_wmask.val();
         }
-        self.nodes[0].s_br_valid.next =
-            self.bridge.m_mem_valid.val() & !self.bridge.m_mem_node.val();
-        self.nodes[1].s_br_valid.next =
-            self.bridge.m_mem_valid.val() & self.bridge.m_mem_node.val();
-        self.bridge.m_mem_ready.next = self.nodes[0].s_br_ready.val();
-        if self.bridge.m_mem_node.val() {
-            self.bridge.m_mem_ready.next = self.nodes[1].s_br_ready.val();
-        }
+        self.bridge.m_mem_ready.next =
+            self.nodes[0].s_br_ready.val() | self.nodes[1].s_br_ready.val();
         self.bridge.s_mem_rvalid.next =
             self.nodes[0].s_br_rvalid.val() | self.nodes[1].s_br_rvalid.val();
-        self.bridge.s_mem_rdata.next = self.nodes[0].s_br_rdata.val();
-        if self.nodes[1].s_br_rvalid.val() {
-            self.bridge.s_mem_rdata.next = self.nodes[1].s_br_rdata.val();
-        }
+        self.bridge.s_mem_rdata.next =
+            self.nodes[0].s_br_rdata.val() | self.nodes[1].s_br_rdata.val();
         self.busy.next = self.bridge.busy.val() | self.san.busy.val();
         self.errors.next = self.bridge.errors.val();
         self.oob.next = self.nodes[0].cnt_oob.val().any()

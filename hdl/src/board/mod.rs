@@ -27,6 +27,7 @@ pub mod req_intake;
 pub mod rsp_out;
 pub mod san_loop;
 pub mod word_arb;
+pub mod word_copy;
 
 pub use board_core::BoardCore;
 pub use bridge::{Bridge, BridgeState, Step};
@@ -43,3 +44,4 @@ pub use req_intake::ReqIntake;
 pub use rsp_out::RspOut;
 pub use san_loop::SanLoop;
 pub use word_arb::WordArb;
+pub use word_copy::WordCopy;

@@ -3,9 +3,9 @@
 //!
 //! # Ports
 //! - `s_axil_*`: the NIC's register port (from the bridge's `m<k>_axil_*`).
-//! - `s_br_*` (in: `valid`, `write`, `index`, `wdata`, `wmask`; out: `ready`, `rvalid`,
-//!   `rdata`): the bridge's word port on this node's memory (its `m_mem_*` while
-//!   `m_mem_node` names this node); `rvalid` marks the bridge's read data.
+//! - `s_br_*` (in: `valid`, `node`, `write`, `index`, `wdata`, `wmask`; out: `ready`,
+//!   `rvalid`, `rdata`): the bridge's word port (its `m_mem_*`), taken when `node` is this
+//!   node's number; the outputs are zero otherwise, so two nodes' can be ORed.
 //! - `s_lb_*` (same, without `rvalid`): the SAN loopback's word port (`m_mem<k>_*`); the
 //!   loopback takes its word a cycle after the grant.
 //! - The NIC's SAN port (`m_axis_tx_*`, `s_axis_rx_*`, `*_down_*`, `m_axis_rq_*`,
@@ -24,6 +24,7 @@ use sanswitch_model::regs::HostParams;
 
 use super::{NodeMem, WordArb};
 use crate::nic::Nic;
+use crate::widgets::Param;
 
 #[derive(LogicBlock)]
 pub struct BoardNode<const A: usize> {
@@ -46,6 +47,7 @@ pub struct BoardNode<const A: usize> {
     pub s_axil_rdata: Signal<Out, Bits<32>>,
     pub s_axil_rresp: Signal<Out, Bits<2>>,
     pub s_br_valid: Signal<In, Bit>,
+    pub s_br_node: Signal<In, Bit>,
     pub s_br_write: Signal<In, Bit>,
     pub s_br_index: Signal<In, Bits<16>>,
     pub s_br_wdata: Signal<In, Bits<64>>,
@@ -107,11 +109,15 @@ pub struct BoardNode<const A: usize> {
     pub nic: Nic<A>,
     mem: NodeMem,
     arb: WordArb,
+    /// The bridge's request names this node.
+    br_here: Signal<Local, Bit>,
+    k_id: Param<Bit>,
 }
 
 impl<const A: usize> BoardNode<A> {
-    /// A node with a NIC of `p` and `h` and a memory of `words` 64-bit words.
-    pub fn new(p: &EngineParams, h: &HostParams, words: usize) -> Self {
+    /// Node `id` (0 or 1), with a NIC of `p` and `h` and a memory of `words` 64-bit words.
+    pub fn new(id: usize, p: &EngineParams, h: &HostParams, words: usize) -> Self {
+        assert!(id < 2);
         BoardNode {
             clock: Default::default(),
             reset: Default::default(),
@@ -132,6 +138,7 @@ impl<const A: usize> BoardNode<A> {
             s_axil_rdata: Default::default(),
             s_axil_rresp: Default::default(),
             s_br_valid: Default::default(),
+            s_br_node: Default::default(),
             s_br_write: Default::default(),
             s_br_index: Default::default(),
             s_br_wdata: Default::default(),
@@ -193,6 +200,8 @@ impl<const A: usize> BoardNode<A> {
             nic: Nic::new(p, h),
             mem: NodeMem::new(words),
             arb: Default::default(),
+            br_here: Default::default(),
+            k_id: Param::new(id == 1),
         }
     }
 }
@@ -224,12 +233,13 @@ impl<const A: usize> Logic for BoardNode<A> {
         self.mem.s_axis_wr_tlast.next = self.nic.m_axis_dmawr_tlast.val();
         self.nic.m_axis_dmawr_tready.next = self.mem.s_axis_wr_tready.val();
         // The word port: the bridge (a) and the loopback (b).
-        self.arb.s_a_valid.next = self.s_br_valid.val();
+        self.br_here.next = self.s_br_node.val() == self.k_id.val();
+        self.arb.s_a_valid.next = self.s_br_valid.val() & self.br_here.val();
         self.arb.s_a_write.next = self.s_br_write.val();
         self.arb.s_a_index.next = self.s_br_index.val();
         self.arb.s_a_wdata.next = self.s_br_wdata.val();
         self.arb.s_a_wmask.next = self.s_br_wmask.val();
-        self.s_br_ready.next = self.arb.s_a_ready.val();
+        self.s_br_ready.next = self.arb.s_a_ready.val() & self.br_here.val();
         self.arb.s_b_valid.next = self.s_lb_valid.val();
         self.arb.s_b_write.next = self.s_lb_write.val();
         self.arb.s_b_index.next = self.s_lb_index.val();
@@ -243,7 +253,10 @@ impl<const A: usize> Logic for BoardNode<A> {
         self.mem.s_mem_wmask.next = self.arb.m_mem_wmask.val();
         self.arb.m_mem_ready.next = self.mem.s_mem_ready.val();
         self.s_br_rvalid.next = self.mem.m_mem_rvalid.val() & !self.arb.rdata_b.val();
-        self.s_br_rdata.next = self.mem.m_mem_rdata.val();
+        self.s_br_rdata.next = 0.into();
+        if self.s_br_rvalid.val() {
+            self.s_br_rdata.next = self.mem.m_mem_rdata.val();
+        }
         self.s_lb_rdata.next = self.mem.m_mem_rdata.val();
         self.cnt_oob.next = self.mem.cnt_oob.val();
         // The register port and the SAN port, passed through.

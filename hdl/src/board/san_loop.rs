@@ -133,8 +133,6 @@ pub struct SanLoop {
     links: Vec<MsgLink>,
     units: Vec<RdmaCopy>,
     arbs: Vec<WordArb>,
-    copies: DFF<Bits<16>>,
-    oob: DFF<Bits<16>>,
 }
 
 impl SanLoop {
@@ -247,8 +245,6 @@ impl SanLoop {
             links: (0..2).map(|_| MsgLink::default()).collect(),
             units: (0..2).map(|_| RdmaCopy::new(words)).collect(),
             arbs: (0..2).map(|_| WordArb::default()).collect(),
-            copies: Default::default(),
-            oob: Default::default(),
         }
     }
 }
@@ -256,7 +252,6 @@ impl SanLoop {
 impl Logic for SanLoop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, copies, oob);
         self.links[0].clock.next = self.clock.val();
         self.links[0].reset.next = self.reset.val();
         self.links[0].s_axis_tx_tvalid.next = self.s_axis_tx0_tvalid.val();
@@ -393,21 +388,11 @@ impl Logic for SanLoop {
         self.m_mem1_index.next = self.arbs[1].m_mem_index.val();
         self.m_mem1_wdata.next = self.arbs[1].m_mem_wdata.val();
         self.m_mem1_wmask.next = self.arbs[1].m_mem_wmask.val();
-        self.copies.d.next = self.copies.q.val()
-            + bit_cast::<16, 1>(self.units[0].done.val().into())
-            + bit_cast::<16, 1>(self.units[1].done.val().into());
-        self.oob.d.next = self.oob.q.val()
-            + bit_cast::<16, 1>(self.units[0].oob.val().into())
-            + bit_cast::<16, 1>(self.units[1].oob.val().into());
-        self.cnt_copies.next = self.copies.q.val();
-        self.cnt_oob.next = self.oob.q.val();
+        self.cnt_copies.next = self.units[0].cnt_copies.val() + self.units[1].cnt_copies.val();
+        self.cnt_oob.next = self.units[0].cnt_oob.val() + self.units[1].cnt_oob.val();
         self.busy.next = !self.units[0].idle.val()
             | !self.units[1].idle.val()
             | self.links[0].busy.val()
             | self.links[1].busy.val();
-        if self.reset.val() {
-            self.copies.d.next = 0.into();
-            self.oob.d.next = 0.into();
-        }
     }
 }
