@@ -34,6 +34,9 @@ use crate::{DmaBuf, Error, Transport};
 pub const PIPE_IN: c_int = sanswitch_model::bridge::PIPE_IN as c_int;
 pub const PIPE_OUT: c_int = sanswitch_model::bridge::PIPE_OUT as c_int;
 
+/// Transactions a DMA read may take to get two equal reads of its range.
+pub const TORN_READ_TRIES: usize = 16;
+
 /// What carries the bridge's words: whole blocks of [`BLOCK_WORDS`] each way.
 pub trait PipeLink {
     /// Sends request words (a whole number of blocks).
@@ -59,6 +62,8 @@ pub struct Bridge<L> {
     /// Transactions run and request words sent (for figures).
     pub transactions: u64,
     pub words_sent: u64,
+    /// DMA reads whose two reads differed (read again).
+    pub torn_reads: u64,
     posted: Vec<Request>,
     posted_bytes: usize,
     failed: [Option<Error>; bridge::NODES],
@@ -80,6 +85,7 @@ impl<L: PipeLink> Bridge<L> {
             link,
             transactions: 0,
             words_sent: 0,
+            torn_reads: 0,
             posted: Vec::new(),
             posted_bytes: 0,
             failed: Default::default(),
@@ -305,6 +311,12 @@ impl<L: PipeLink> Transport for BoardTransport<L> {
         Ok(())
     }
 
+    /// The bridge reads memory a 64-bit word at a time while the NIC may be writing it, so a
+    /// completion entry (two words: the tag in the first, the phase bit in the second) read
+    /// as the NIC writes it can come back torn: the old tag with the new phase. Every range
+    /// is therefore read twice in one transaction, the second read after the first, until
+    /// the two agree (the NIC writes an entry once a lap of its ring, so two equal reads are
+    /// one consistent snapshot); [`TORN_READ_TRIES`] transactions at most.
     fn dma_read(&mut self, buf: &DmaBuf, offset: usize, out: &mut [u8]) -> Result<(), Error> {
         let a = self.span(buf, offset, out.len())?;
         let step = MAX_MEM_BYTES as usize & !7;
@@ -316,21 +328,33 @@ impl<L: PipeLink> Transport for BoardTransport<L> {
                 len: step.min(out.len() - k) as u32,
             })
             .collect();
-        let resp = self.bridge.borrow_mut().send(self.node, reqs.clone())?;
-        for ((q, r), chunk) in reqs.iter().zip(resp).zip(out.chunks_mut(step)) {
-            let (Request::MemRead { addr, .. }, Response::MemRead { status: 0, words, .. }) =
-                (q, &r)
-            else {
-                return Err(Error::Dma(format!("bridge refused a read at {a:#x}: {r:?}")));
-            };
-            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            let skip = (addr % 8) as usize;
-            let got = bytes.get(skip..skip + chunk.len()).ok_or_else(|| {
-                Error::Protocol(format!("bridge read at {addr:#x}: {} words", words.len()))
-            })?;
-            chunk.copy_from_slice(got);
+        for _ in 0..TORN_READ_TRIES {
+            let twice: Vec<Request> = reqs.iter().chain(reqs.iter()).cloned().collect();
+            let resp = self.bridge.borrow_mut().send(self.node, twice)?;
+            let (first, second) = resp.split_at(reqs.len());
+            if first != second {
+                self.bridge.borrow_mut().torn_reads += 1;
+                continue;
+            }
+            for ((q, r), chunk) in reqs.iter().zip(second).zip(out.chunks_mut(step)) {
+                let (Request::MemRead { addr, .. }, Response::MemRead { status: 0, words, .. }) =
+                    (q, r)
+                else {
+                    return Err(Error::Dma(format!("bridge refused a read at {a:#x}: {r:?}")));
+                };
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let skip = (addr % 8) as usize;
+                let got = bytes.get(skip..skip + chunk.len()).ok_or_else(|| {
+                    Error::Protocol(format!("bridge read at {addr:#x}: {} words", words.len()))
+                })?;
+                chunk.copy_from_slice(got);
+            }
+            return Ok(());
         }
-        Ok(())
+        Err(Error::Dma(format!(
+            "{} bytes at {a:#x}: no two equal reads in {TORN_READ_TRIES} tries",
+            out.len()
+        )))
     }
 
     /// Requests run in order on the board: a register write after memory writes finds them
@@ -621,9 +645,21 @@ mod tests {
         out: std::collections::VecDeque<u16>,
         /// Corrupt the next response stream (drop its first response word).
         garble: bool,
+        tear: Tear,
     }
 
-    struct Target<'a>(&'a mut BTreeMap<(usize, u32), u32>, &'a mut [Vec<u64>; 2]);
+    /// A NIC writing a two-word entry while the bridge reads it: after `after` more word
+    /// reads, words `index`, `index + 1` of node 0 get `new` (and `new` is bumped, when
+    /// `always`, after every read from then on).
+    #[derive(Default)]
+    struct Tear {
+        after: Option<u32>,
+        index: u32,
+        new: [u64; 2],
+        always: bool,
+    }
+
+    struct Target<'a>(&'a mut BTreeMap<(usize, u32), u32>, &'a mut [Vec<u64>; 2], &'a mut Tear);
 
     impl BridgeTarget for Target<'_> {
         fn reg_write(&mut self, node: usize, offset: u32, value: u32) -> u8 {
@@ -649,14 +685,29 @@ mod tests {
             *m = (*m & !bytes) | (v & bytes);
         }
         fn mem_read(&mut self, node: usize, index: u32) -> u64 {
-            self.1[node][index as usize]
+            let v = self.1[node][index as usize];
+            let t = &mut *self.2;
+            match t.after {
+                Some(0) => {
+                    let i = t.index as usize;
+                    self.1[0][i..i + 2].copy_from_slice(&t.new);
+                    t.after = None;
+                    if t.always {
+                        t.new = t.new.map(|w| w + 1);
+                        t.after = Some(0);
+                    }
+                }
+                Some(n) => t.after = Some(n - 1),
+                None => {}
+            }
+            v
         }
     }
 
     impl PipeLink for Exec {
         fn write_blocks(&mut self, words: &[u16]) -> Result<(), Error> {
             assert_eq!(words.len() % BLOCK_WORDS, 0, "whole blocks");
-            let mut t = Target(&mut self.regs, &mut self.mem);
+            let mut t = Target(&mut self.regs, &mut self.mem, &mut self.tear);
             let mut out = self.exec.run(words, &mut t);
             if std::mem::take(&mut self.garble) {
                 out.remove(0);
@@ -680,7 +731,37 @@ mod tests {
             mem: [vec![0; 8192], vec![0; 8192]],
             out: Default::default(),
             garble: false,
+            tear: Tear::default(),
         }
+    }
+
+    /// An entry the NIC writes between the bridge's reads of its two words is read again:
+    /// the read returns the whole new entry, never the old tag with the new phase.
+    #[test]
+    fn a_torn_read_is_read_again() {
+        let [mut a, _] = board(exec(), [0, 0], 64 << 10);
+        let buf = a.dma_alloc(16, 16).unwrap();
+        let i = (buf.bus / 8) as usize;
+        a.dma_write(&buf, 0, &[0x11; 16]).unwrap();
+        let mut old = [0u8; 16];
+        a.dma_read(&buf, 0, &mut old).unwrap();
+        assert_eq!(old, [0x11; 16]);
+        let new = [0x2222_2222_2222_2222u64, 0x8000_0000_0000_0001];
+        {
+            let mut br = a.bridge.borrow_mut();
+            br.link.tear = Tear { after: Some(0), index: i as u32, new, always: false };
+        }
+        let mut got = [0u8; 16];
+        a.dma_read(&buf, 0, &mut got).unwrap();
+        let want: Vec<u8> = new.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(got.to_vec(), want);
+        assert_eq!(a.bridge.borrow().torn_reads, 1);
+        // A memory that never holds still: an error after the tries, not a torn value.
+        a.bridge.borrow_mut().link.tear =
+            Tear { after: Some(0), index: i as u32, new, always: true };
+        let e = a.dma_read(&buf, 0, &mut got).unwrap_err();
+        assert!(e.to_string().contains("no two equal reads"), "{e}");
+        assert_eq!(a.bridge.borrow().torn_reads, 1 + TORN_READ_TRIES as u64);
     }
 
     #[test]

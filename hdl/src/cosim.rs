@@ -91,6 +91,7 @@ pub fn cosim_blocks() -> Vec<CosimBlock> {
         b("bridge", BlockName::Bridge, d),
         b("node_mem", BlockName::NodeMem, d),
         b("san_loop", BlockName::SanLoop, d),
+        b("board_core", BlockName::BoardCore, d),
         b("parser_small", BlockName::Parser, s),
         b("pool_small", BlockName::Pool, s),
         b("sequencer_small", BlockName::Sequencer, s),
@@ -210,7 +211,10 @@ mod tests {
                     .validate()
                     .and_then(|()| sanswitch_model::regs::HostParams::default().validate()),
                 // Built at the board's one memory size, not from the engine's parameters.
-                BlockName::Bridge | BlockName::NodeMem | BlockName::SanLoop => Ok(()),
+                BlockName::Bridge
+                | BlockName::NodeMem
+                | BlockName::SanLoop
+                | BlockName::BoardCore => Ok(()),
             }
             .unwrap();
         }

@@ -86,6 +86,10 @@ pub enum BlockName {
     /// The on-chip SAN loopback between the board's two NICs, on two memories of
     /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
     SanLoop,
+    /// The board's logic below the FrontPanel pipes (bridge, two NICs of
+    /// `EngineParams::board()` with their memories, SAN loopback): co-simulated only
+    /// (`generate --board` writes it inside the board's top), so not in [`BlockName::ALL`].
+    BoardCore,
 }
 
 impl BlockName {
@@ -113,6 +117,7 @@ impl BlockName {
             BlockName::Bridge => "bridge",
             BlockName::NodeMem => "node_mem",
             BlockName::SanLoop => "san_loop",
+            BlockName::BoardCore => "board_core",
         }
     }
 }
@@ -190,6 +195,7 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
             uut.connect_all();
             generate_verilog(&uut)
         }
+        BlockName::BoardCore => return board_core_verilog(),
         BlockName::HostIf => {
             let mut uut = hostif::HostIf::<{ hostif::QUEUE_PAIRS }>::new(
                 &p.engine,
@@ -282,6 +288,25 @@ fn on_big_stack<R: Send + 'static>(name: &str, f: impl FnOnce() -> R + Send + 's
         .expect("a thread with a large stack")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// The board core's Verilog (top module `board_core`): NICs of `EngineParams::board()`,
+/// memories of `sanswitch_model::bridge::NODE_MEM_BYTES`.
+pub fn board_core_verilog() -> String {
+    fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
+        let mut uut = board::BoardCore::<A>::new(
+            p,
+            &sanswitch_model::regs::HostParams::default(),
+            sanswitch_model::bridge::NODE_MEM_BYTES,
+        );
+        uut.connect_all();
+        generate_verilog(&uut)
+    }
+    let p = sanswitch_model::params::EngineParams::board();
+    let v = on_big_stack("board-core-verilog", move || {
+        with_addr_bits!(p.pool().addr_bits(), build(&p))
+    });
+    rename_top(&v, "board_core")
 }
 
 /// The engine's Verilog (top module `engine`): its pool manager's state-RAM address width is

@@ -32,6 +32,7 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use sanswitch_model::blocks::board_core::{BoardCoreIn, BoardCoreOut};
 use sanswitch_model::blocks::bridge::{BridgeIn, BridgeOut};
 use sanswitch_model::blocks::engine::{EngineIn, EngineOut};
 use sanswitch_model::blocks::hostif::{HostIfIn, HostIfOut};
@@ -341,6 +342,9 @@ modules! {
     /// The board's SAN loopback (`hdl/src/board/san_loop.rs`), between two memories of
     /// `sanswitch_model::bridge::NODE_MEM_BYTES`.
     SanLoop, VSanLoop, "san_loop", SanLoopIn, SanLoopOut;
+    /// The board's logic below the pipes (`hdl/src/board/board_core.rs`): the bridge, two
+    /// NICs of `EngineParams::board()` with their memories, the SAN loopback.
+    BoardCore, VBoardCore, "board_core", BoardCoreIn, BoardCoreOut;
     /// The parser at `EngineParams::small()`.
     ParserSmall, VParserSmall, "parser_small", ParserIn, ParserOut;
     /// The pool manager at `EngineParams::small()`.

@@ -1,6 +1,7 @@
 //! Cycle-accurate models of the hardware blocks, one per file, each with its port structs.
 //! They are the oracle the Verilated Verilog is checked against, cycle by cycle.
 
+pub mod board_core;
 pub mod bridge;
 pub mod bridge_stimulus;
 pub mod dma_arb;
@@ -55,6 +56,11 @@ pub const BLOCKS: &[BlockPorts] = &[
         name: "node_mem",
         inputs: node_mem::NodeMemIn::PORTS,
         outputs: node_mem::NodeMemOut::PORTS,
+    },
+    BlockPorts {
+        name: "board_core",
+        inputs: board_core::BoardCoreIn::PORTS,
+        outputs: board_core::BoardCoreOut::PORTS,
     },
     BlockPorts {
         name: "san_loop",
