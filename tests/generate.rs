@@ -129,7 +129,7 @@ fn generate_refuses_bad_parameters() {
 
 /// `generate --board xem7010`: the top's files, linted; its constraints the committed ones;
 /// the Vivado copy of the Verilog without the vendor cores' stubs; a bad clock refused.
-/// (Without `--no-synth` the report adds the Yosys fit in the part: `.ci/main` runs it.)
+/// (Without `--no-synth` the report adds the Yosys fit in the part: most of an hour, so not here.)
 #[test]
 fn generate_board_writes_the_top_constraints_and_script() {
     require_verilator();
