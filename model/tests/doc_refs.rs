@@ -83,10 +83,8 @@ fn cited_files_exist() {
                 let krate = f.strip_prefix(root()).ok().and_then(|p| p.iter().next());
                 let here = krate.map(|k| root().join(k).join(rest));
                 let found = root().join(rest).exists() || here.is_some_and(|h| h.exists());
-                let prefixed = text[..i].ends_with("model/")
-                    || text[..i].ends_with("hdl/")
-                    || text[..i].ends_with("sim/")
-                    || text[..i].ends_with("driver/");
+                // A crate's path before it (`model/`, `fpga/xem7010/`): the whole path counts.
+                let prefixed = text[..i].ends_with('/');
                 let full = if prefixed {
                     let start = text[..i].rfind(|c: char| !c.is_ascii_alphanumeric() && c != '/');
                     let p = &text[start.map_or(0, |s| s + 1)..i];
