@@ -15,6 +15,7 @@ pub mod frontpanel;
 pub mod loopback;
 pub mod pair;
 pub mod pcie;
+pub mod pipe_sim;
 pub mod ring;
 pub mod socket;
 pub mod transport;

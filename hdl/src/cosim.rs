@@ -92,6 +92,7 @@ pub fn cosim_blocks() -> Vec<CosimBlock> {
         b("node_mem", BlockName::NodeMem, d),
         b("san_loop", BlockName::SanLoop, d),
         b("board_core", BlockName::BoardCore, d),
+        b("board_pipes", BlockName::BoardPipes, d),
         b("parser_small", BlockName::Parser, s),
         b("pool_small", BlockName::Pool, s),
         b("sequencer_small", BlockName::Sequencer, s),
@@ -214,7 +215,8 @@ mod tests {
                 BlockName::Bridge
                 | BlockName::NodeMem
                 | BlockName::SanLoop
-                | BlockName::BoardCore => Ok(()),
+                | BlockName::BoardCore
+                | BlockName::BoardPipes => Ok(()),
             }
             .unwrap();
         }

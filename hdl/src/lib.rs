@@ -90,6 +90,9 @@ pub enum BlockName {
     /// `EngineParams::board()` with their memories, SAN loopback): co-simulated only
     /// (`generate --board` writes it inside the board's top), so not in [`BlockName::ALL`].
     BoardCore,
+    /// The board below FrontPanel's endpoints: the pipe FIFOs (two clocks: `clock`, the
+    /// engine's, and `ti_clk`, FrontPanel's) before the board core; co-simulated only.
+    BoardPipes,
 }
 
 impl BlockName {
@@ -118,6 +121,7 @@ impl BlockName {
             BlockName::NodeMem => "node_mem",
             BlockName::SanLoop => "san_loop",
             BlockName::BoardCore => "board_core",
+            BlockName::BoardPipes => "board_pipes",
         }
     }
 }
@@ -196,6 +200,7 @@ pub fn verilog(block: BlockName, p: &EngineParams) -> String {
             generate_verilog(&uut)
         }
         BlockName::BoardCore => return board_core_verilog(),
+        BlockName::BoardPipes => return board_pipes_verilog(),
         BlockName::HostIf => {
             let mut uut = hostif::HostIf::<{ hostif::QUEUE_PAIRS }>::new(
                 &p.engine,
@@ -307,6 +312,25 @@ pub fn board_core_verilog() -> String {
         with_addr_bits!(p.pool().addr_bits(), build(&p))
     });
     rename_top(&v, "board_core")
+}
+
+/// The board's Verilog below FrontPanel's endpoints (top module `board_pipes`): the pipe
+/// FIFOs before the board core of [`board_core_verilog`].
+pub fn board_pipes_verilog() -> String {
+    fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
+        let mut uut = board::BoardPipes::<A>::new(
+            p,
+            &sanswitch_model::regs::HostParams::default(),
+            sanswitch_model::bridge::NODE_MEM_BYTES,
+        );
+        uut.connect_all();
+        generate_verilog(&uut)
+    }
+    let p = sanswitch_model::params::EngineParams::board();
+    let v = on_big_stack("board-pipes-verilog", move || {
+        with_addr_bits!(p.pool().addr_bits(), build(&p))
+    });
+    rename_top(&v, "board_pipes")
 }
 
 /// The engine's Verilog (top module `engine`): its pool manager's state-RAM address width is

@@ -33,6 +33,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use sanswitch_model::blocks::board_core::{BoardCoreIn, BoardCoreOut};
+use sanswitch_model::blocks::board_pipes::{BoardPipesIn, BoardPipesOut};
 use sanswitch_model::blocks::bridge::{BridgeIn, BridgeOut};
 use sanswitch_model::blocks::engine::{EngineIn, EngineOut};
 use sanswitch_model::blocks::hostif::{HostIfIn, HostIfOut};
@@ -345,6 +346,10 @@ modules! {
     /// The board's logic below the pipes (`hdl/src/board/board_core.rs`): the bridge, two
     /// NICs of `EngineParams::board()` with their memories, the SAN loopback.
     BoardCore, VBoardCore, "board_core", BoardCoreIn, BoardCoreOut;
+    /// The board below FrontPanel's endpoints (`hdl/src/board/board_pipes.rs`): the pipe
+    /// FIFOs (`ti_clk` an input toggled by the caller, `clock` the engine's) before the board
+    /// core.
+    BoardPipes, VBoardPipes, "board_pipes", BoardPipesIn, BoardPipesOut;
     /// The parser at `EngineParams::small()`.
     ParserSmall, VParserSmall, "parser_small", ParserIn, ParserOut;
     /// The pool manager at `EngineParams::small()`.

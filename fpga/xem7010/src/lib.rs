@@ -4,16 +4,13 @@
 //! engine clock, is `sanswitch_hdl::board::Bridge`.
 //!
 //! - [`EngineClock`]: the engine clock from the 200 MHz oscillator through an MMCM.
-//! - [`PipeFifos`]: the pipes' side of the bridge (the clock-domain crossing and block
-//!   throttling).
-//! - [`Xem7010Top`]: `okHost`, the pipes, these, and the board's logic
-//!   (`sanswitch_hdl::board::BoardCore`: the bridge, two NICs with their memories, the SAN
-//!   loopback); [`top_files`] writes its Verilog and XDC.
+//! - [`Xem7010Top`]: `okHost`, the two pipe endpoints, the clock, and the board's logic
+//!   below the endpoints (`sanswitch_hdl::board::BoardPipes`: the pipe FIFOs across the
+//!   clock domains, then the bridge, two NICs with their memories, the SAN loopback);
+//!   [`top_files`] writes its Verilog and XDC.
 
 pub mod clock;
-pub mod pipes;
 pub mod top;
 
 pub use clock::EngineClock;
-pub use pipes::PipeFifos;
 pub use top::{Xem7010Top, top_files};

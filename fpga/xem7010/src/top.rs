@@ -17,19 +17,20 @@
 //! - 0, link: the MMCM has locked (the engine clock runs, the logic is out of reset);
 //! - 1, activity: the bridge or the loopback was busy in the last 2^24 engine cycles
 //!   (134 ms at 125 MHz);
-//! - 2, error: the bridge answered a header `ERROR`, or a memory access fell outside a
-//!   memory (a node's or the loopback's count);
+//! - 2, error: the bridge answered a header `ERROR`, a memory access fell outside a memory
+//!   (a node's or the loopback's count), or a pipe FIFO lost a word (written full, read
+//!   empty);
 //! - 3–7: off.
 
 use rust_hdl::prelude::*;
 use rust_hdl_bsp_ok_xem7010::xem7010::XEM7010;
 use rust_hdl_bsp_ok_xem7010::xem7010::pins::{xem_7010_neg_clock, xem_7010_pos_clock};
 use rust_hdl_ok_core::core::prelude::*;
-use sanswitch_hdl::board::BoardCore;
+use sanswitch_hdl::board::BoardPipes;
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::regs::HostParams;
 
-use crate::{EngineClock, PipeFifos};
+use crate::EngineClock;
 
 /// The XC7A50T-1FGG484's resources, for the fit report.
 pub mod part {
@@ -58,8 +59,8 @@ pub struct Xem7010Top<const A: usize> {
     pipe_in: BTPipeIn,
     pipe_out: BTPipeOut,
     clk: EngineClock,
-    pipes: PipeFifos,
-    pub core: BoardCore<A>,
+    /// The pipe FIFOs and the board core: what the simulation runs below the endpoints.
+    pub board: BoardPipes<A>,
     /// `!locked` through two engine-clock registers: the logic's reset.
     rst: DFF<Bits<2>>,
     /// Engine cycles the activity LED stays lit.
@@ -83,8 +84,7 @@ impl<const A: usize> Xem7010Top<A> {
             pipe_in: BTPipeIn::new(PIPE_IN),
             pipe_out: BTPipeOut::new(PIPE_OUT),
             clk: EngineClock::new(divide),
-            pipes: PipeFifos::new(),
-            core: BoardCore::new(p, h, mem_bytes),
+            board: BoardPipes::new(p, h, mem_bytes),
             rst: Default::default(),
             act: Default::default(),
             k_act: sanswitch_hdl::widgets::param((1 << 24) - 1),
@@ -102,40 +102,36 @@ impl<const A: usize> Logic for Xem7010Top<A> {
         self.ok_host.ok2.next = self.pipe_in.ok2.val() | self.pipe_out.ok2.val();
         self.clk.clock_p.next = self.clock_p.val();
         self.clk.clock_n.next = self.clock_n.val();
-        // The pipes, in FrontPanel's clock.
-        self.pipes.ti_clk.next = self.ok_host.ti_clk.val();
-        self.pipes.eng_clk.next = self.clk.eng_clk.val();
-        self.pipes.pi_write.next = self.pipe_in.write.val();
-        self.pipes.pi_data.next = self.pipe_in.dataout.val();
-        self.pipe_in.ready.next = self.pipes.pi_ready.val();
-        self.pipes.po_read.next = self.pipe_out.read.val();
-        self.pipe_out.datain.next = self.pipes.po_data.val();
-        self.pipe_out.ready.next = self.pipes.po_ready.val();
+        // The pipe endpoints, in FrontPanel's clock.
+        self.board.ti_clk.next = self.ok_host.ti_clk.val();
+        self.board.pi_write.next = self.pipe_in.write.val();
+        self.board.pi_data.next = self.pipe_in.dataout.val();
+        self.pipe_in.ready.next = self.board.pi_ready.val();
+        self.board.po_read.next = self.pipe_out.read.val();
+        self.pipe_out.datain.next = self.board.po_data.val();
+        self.pipe_out.ready.next = self.board.po_ready.val();
         // The board's logic, in the engine clock, out of reset once the MMCM has locked.
         self.rst.clock.next = self.clk.eng_clk.val();
         self.act.clock.next = self.clk.eng_clk.val();
         self.rst.d.next =
             (self.rst.q.val() << 1) | bit_cast::<2, 1>((!self.clk.locked.val()).into());
-        self.core.clock.next = self.clk.eng_clk.val();
-        self.core.reset.next = self.rst.q.val().any();
-        self.core.s_axis_req_tvalid.next = self.pipes.m_axis_req_tvalid.val();
-        self.core.s_axis_req_tdata.next = self.pipes.m_axis_req_tdata.val();
-        self.pipes.m_axis_req_tready.next = self.core.s_axis_req_tready.val();
-        self.pipes.s_axis_rsp_tvalid.next = self.core.m_axis_rsp_tvalid.val();
-        self.pipes.s_axis_rsp_tdata.next = self.core.m_axis_rsp_tdata.val();
-        self.core.m_axis_rsp_tready.next = self.pipes.s_axis_rsp_tready.val();
+        self.board.clock.next = self.clk.eng_clk.val();
+        self.board.reset.next = self.rst.q.val().any();
         // The LEDs.
         self.act.d.next = self.act.q.val();
         if self.act.q.val().any() {
             self.act.d.next = self.act.q.val() - 1;
         }
-        if self.core.busy.val() {
+        if self.board.busy.val() {
             self.act.d.next = self.k_act.val();
         }
         self.leds.next = 0.into();
         self.leds.next = bit_cast::<8, 1>(self.clk.locked.val().into())
             | (bit_cast::<8, 1>(self.act.q.val().any().into()) << 1)
-            | (bit_cast::<8, 1>((self.core.errors.val().any() | self.core.oob.val()).into()) << 2);
+            | (bit_cast::<8, 1>(
+                (self.board.errors.val().any() | self.board.oob.val() | self.board.lost.val())
+                    .into(),
+            ) << 2);
         self.led.next = !self.leds.val();
     }
 }

@@ -77,10 +77,10 @@ fn endpoints_clock_and_black_boxes() {
     }
     // The board's logic is all there: two NICs, two memories, the bridge, the loopback.
     for m in [
-        "module top$core$bridge(",
-        "module top$core$san(",
-        "module top$core$nodes$0$nic(",
-        "module top$core$nodes$1$mem(",
+        "module top$board$core$bridge(",
+        "module top$board$core$san(",
+        "module top$board$core$nodes$0$nic(",
+        "module top$board$core$nodes$1$mem(",
     ] {
         assert!(v.contains(m), "{m}");
     }

@@ -2,6 +2,7 @@
 //! They are the oracle the Verilated Verilog is checked against, cycle by cycle.
 
 pub mod board_core;
+pub mod board_pipes;
 pub mod bridge;
 pub mod bridge_stimulus;
 pub mod dma_arb;
@@ -61,6 +62,11 @@ pub const BLOCKS: &[BlockPorts] = &[
         name: "board_core",
         inputs: board_core::BoardCoreIn::PORTS,
         outputs: board_core::BoardCoreOut::PORTS,
+    },
+    BlockPorts {
+        name: "board_pipes",
+        inputs: board_pipes::BoardPipesIn::PORTS,
+        outputs: board_pipes::BoardPipesOut::PORTS,
     },
     BlockPorts {
         name: "san_loop",
