@@ -13,6 +13,14 @@
 //!   taken.
 //! - `board.pipe_bytes_per_ti_cycle`: the bound the pipes put on it: one 16-bit word per
 //!   FrontPanel clock, less the request's header words (computed, not simulated).
+//! - `board.pipes_write_bytes_per_ti_cycle`, `board.pipes_read_bytes_per_ti_cycle`: the
+//!   bridge through the pipes, simulated: the Verilated board below FrontPanel's endpoints
+//!   (pipe FIFOs, bridge, NICs, memories; FrontPanel's clock at 48 MHz, the engine's at 125)
+//!   driven by the driver's FrontPanel transport in simulation mode with no pauses; one
+//!   `MEM_WRITE` of `PIPE_BYTES` to node 0, then one `MEM_READ` of them (compared), each from
+//!   the first block's wait for `ep_ready` to the last response word taken
+//!   (`board.pipes_write_ti_cycles`, `board.pipes_read_ti_cycles`). No cycle model of the
+//!   pipe FIFOs: these are the Verilog's alone.
 
 use serde_json::{Value, json};
 
@@ -23,6 +31,8 @@ use sanswitch_sim::{Rtl, VBridge};
 
 const REQS: u32 = 16;
 const LEN: u32 = 1024;
+/// Bytes of the through-the-pipes write and read.
+const PIPE_BYTES: usize = 16 << 10;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BridgeFigures {
@@ -169,6 +179,18 @@ pub fn figures() -> Result<serde_json::Map<String, Value>, String> {
     m.insert("board.bridge_reg_read_cycles".into(), json!(hw.reg_read_cycles));
     m.insert("board.pipe_bytes_per_ti_cycle".into(), json!(f64::from(LEN) / write_words));
     m.insert("board.model_agrees".into(), json!(true));
+    let p = sanswitch_sim::board_pipes::pipe_figures(PIPE_BYTES)?;
+    m.insert("board.pipes_bytes".into(), json!(p.bytes));
+    m.insert("board.pipes_write_ti_cycles".into(), json!(p.write_ti_cycles));
+    m.insert(
+        "board.pipes_write_bytes_per_ti_cycle".into(),
+        json!(p.bytes as f64 / p.write_ti_cycles as f64),
+    );
+    m.insert("board.pipes_read_ti_cycles".into(), json!(p.read_ti_cycles));
+    m.insert(
+        "board.pipes_read_bytes_per_ti_cycle".into(),
+        json!(p.bytes as f64 / p.read_ti_cycles as f64),
+    );
     Ok(m)
 }
 
@@ -181,7 +203,11 @@ pub fn text(m: &serde_json::Map<String, Value>) -> String {
          memory write    {:.3} B/cycle ({} B in {} cycles, 1 KiB requests)\n  \
          memory read     {:.3} B/cycle ({} cycles)\n  \
          register read   {} cycles, header taken to last response word\n  \
-         pipe bound      {:.3} B per FrontPanel cycle (16-bit words, headers included)\n",
+         pipe bound      {:.3} B per FrontPanel cycle (16-bit words, headers included)\n\
+         board below FrontPanel's endpoints (Verilog: pipe FIFOs, bridge, NICs; 48 and 125 \
+         MHz; one {} B transaction each)\n  \
+         write through the pipes  {:.3} B per FrontPanel cycle ({} cycles)\n  \
+         read through the pipes   {:.3} B per FrontPanel cycle ({} cycles)\n",
         f("board.bridge_write_bytes_per_cycle"),
         f("board.bridge_bytes_moved"),
         f("board.bridge_write_cycles"),
@@ -189,6 +215,11 @@ pub fn text(m: &serde_json::Map<String, Value>) -> String {
         f("board.bridge_read_cycles"),
         f("board.bridge_reg_read_cycles"),
         f("board.pipe_bytes_per_ti_cycle"),
+        f("board.pipes_bytes"),
+        f("board.pipes_write_bytes_per_ti_cycle"),
+        f("board.pipes_write_ti_cycles"),
+        f("board.pipes_read_bytes_per_ti_cycle"),
+        f("board.pipes_read_ti_cycles"),
     )
 }
 
@@ -209,5 +240,9 @@ mod tests {
             assert!(f(k) <= 2.0, "{k}: more than a 16-bit word a cycle");
         }
         assert!((3.0..=12.0).contains(&f("board.bridge_reg_read_cycles")), "{m:?}");
+        // Through the pipes: below the pipe bound, and not far below it.
+        for k in ["board.pipes_write_bytes_per_ti_cycle", "board.pipes_read_bytes_per_ti_cycle"] {
+            assert!(f(k) < f("board.pipe_bytes_per_ti_cycle") && f(k) > 1.6, "{k}: {m:?}");
+        }
     }
 }

@@ -21,6 +21,7 @@
 //! - [`assert_lockstep_catches`]: the test of the tests, a broken model must be caught at the
 //!   cycle where it first differs from the correct one.
 
+pub mod board_pipes;
 pub mod checked;
 pub mod rtl;
 pub use checked::Checked;
