@@ -13,6 +13,7 @@ use sanswitch_model::blocks::nic::NicModel;
 use sanswitch_model::bridge::NODE_MEM_BYTES;
 use sanswitch_model::engine_pair::PairConfig;
 use sanswitch_model::nic_pair::NicPair;
+use sanswitch_model::params::EngineParams;
 use sanswitch_model::regs::HostParams;
 
 use crate::cli::BoardArgs;
@@ -26,9 +27,10 @@ struct Run {
 }
 
 pub fn run(a: &BoardArgs) -> Result<ExitCode, Error> {
-    if !(1..=16).contains(&a.connections) {
+    let most = EngineParams::board().connections;
+    if !(1..=most).contains(&a.connections) {
         return Err(Error::InvalidParams(format!(
-            "--connections {} is not in 1..=16",
+            "--connections {} is not in 1..={most} (the board's NICs have {most})",
             a.connections
         )));
     }
@@ -43,8 +45,10 @@ pub fn run(a: &BoardArgs) -> Result<ExitCode, Error> {
         )));
     }
     let r = if a.emulate {
-        let cfg = PairConfig { seed: a.seed, ..PairConfig::default() };
-        let h = HostParams::default();
+        // The board's NICs: `EngineParams::board()`, `HostParams::board()`.
+        let cfg =
+            PairConfig { seed: a.seed, params: EngineParams::board(), ..PairConfig::default() };
+        let h = HostParams::board();
         let p = cfg.params;
         let pair = NicPair::new(cfg, [NicModel::new(p, &h), NicModel::new(p, &h)]);
         drive(exec_board(pair, NODE_MEM_BYTES), a)?

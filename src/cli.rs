@@ -174,7 +174,7 @@ pub struct GenerateArgs {
     /// same with the vendor cores as black boxes: what is linted and synthesized), top.xdc,
     /// build.tcl, report.json and report.md with the fit in the part (exit status 3 when it
     /// lints but is over its budget). The board's NICs have their own size (4 connections,
-    /// 8 registrations, 2 transfers); the block flags do not apply.
+    /// 8 registrations, 2 transfers, 1 queue pair); the block flags do not apply.
     #[arg(long, value_enum, value_name = "BOARD")]
     pub board: Option<BoardName>,
     /// With --board: the engine clock, MHz (125, or 100 if timing says so).

@@ -301,7 +301,7 @@ pub fn board_core_verilog() -> String {
     fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
         let mut uut = board::BoardCore::<A>::new(
             p,
-            &sanswitch_model::regs::HostParams::default(),
+            &sanswitch_model::regs::HostParams::board(),
             sanswitch_model::bridge::NODE_MEM_BYTES,
         );
         uut.connect_all();
@@ -320,7 +320,7 @@ pub fn board_pipes_verilog() -> String {
     fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
         let mut uut = board::BoardPipes::<A>::new(
             p,
-            &sanswitch_model::regs::HostParams::default(),
+            &sanswitch_model::regs::HostParams::board(),
             sanswitch_model::bridge::NODE_MEM_BYTES,
         );
         uut.connect_all();
@@ -351,7 +351,10 @@ pub fn engine_verilog(p: &sanswitch_model::params::EngineParams) -> String {
 /// parameters).
 pub fn nic_verilog(p: &sanswitch_model::params::EngineParams) -> String {
     fn build<const A: usize>(p: &sanswitch_model::params::EngineParams) -> String {
-        let mut uut = nic::Nic::<A>::new(p, &sanswitch_model::regs::HostParams::default());
+        let mut uut = nic::Nic::<A, { hostif::QUEUE_PAIRS }>::new(
+            p,
+            &sanswitch_model::regs::HostParams::default(),
+        );
         uut.connect_all();
         generate_verilog(&uut)
     }

@@ -334,6 +334,11 @@ pub fn block_def(kind: BlockType) -> &'static BlockDef {
 /// takes any count in 1..=8).
 pub const QUEUE_PAIRS: u8 = 4;
 
+/// The queue pairs of each NIC on the development board (`HostParams::board()`): the
+/// board's loopback runs one queue pair a node, and each further one costs the NIC
+/// about 420 LUTs (docs/BOARD.md), which the XC7A50T does not have to spare.
+pub const BOARD_QUEUE_PAIRS: u8 = 1;
+
 /// The host interface's own parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HostParams {
@@ -351,6 +356,11 @@ impl Default for HostParams {
 }
 
 impl HostParams {
+    /// The development board's NICs: [`BOARD_QUEUE_PAIRS`] queue pairs.
+    pub fn board() -> Self {
+        HostParams { queue_pairs: BOARD_QUEUE_PAIRS, ..HostParams::default() }
+    }
+
     pub fn validate(&self) -> Result<(), String> {
         if !(1..=8).contains(&self.queue_pairs) {
             return Err(format!("queue_pairs {} not in 1..=8", self.queue_pairs));

@@ -143,7 +143,7 @@ pub fn top_files(p: &EngineParams, divide: u32) -> (String, String) {
     fn build<const A: usize>(p: &EngineParams, divide: u32) -> (String, String) {
         let mut uut = Xem7010Top::<A>::new(
             p,
-            &HostParams::default(),
+            &HostParams::board(),
             sanswitch_model::bridge::NODE_MEM_BYTES,
             divide,
         );

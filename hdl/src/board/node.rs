@@ -26,6 +26,9 @@ use super::{NodeMem, WordArb};
 use crate::nic::Nic;
 use crate::widgets::Param;
 
+/// The queue pairs of a board NIC's host interface (`sanswitch_model::regs::BOARD_QUEUE_PAIRS`).
+pub const BOARD_QUEUE_PAIRS: usize = sanswitch_model::regs::BOARD_QUEUE_PAIRS as usize;
+
 #[derive(LogicBlock)]
 pub struct BoardNode<const A: usize> {
     pub clock: Signal<In, Clock>,
@@ -106,7 +109,7 @@ pub struct BoardNode<const A: usize> {
     pub m_axis_ck_grant: Signal<Out, Bit>,
     pub m_axis_ck_reason: Signal<Out, Bits<3>>,
     pub cnt_oob: Signal<Out, Bits<16>>,
-    pub nic: Nic<A>,
+    pub nic: Nic<A, BOARD_QUEUE_PAIRS>,
     mem: NodeMem,
     arb: WordArb,
     /// The bridge's request names this node.

@@ -23,10 +23,10 @@ use sanswitch_model::regs::HostParams;
 pub use dma_arb::DmaArb;
 
 use crate::engine::Engine;
-use crate::hostif::{HostIf, QUEUE_PAIRS};
+use crate::hostif::HostIf;
 
 #[derive(LogicBlock)]
-pub struct Nic<const A: usize> {
+pub struct Nic<const A: usize, const Q: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_axil_awvalid: Signal<In, Bit>,
@@ -105,14 +105,14 @@ pub struct Nic<const A: usize> {
     pub m_axis_ck_grant: Signal<Out, Bit>,
     pub m_axis_ck_reason: Signal<Out, Bits<3>>,
     pub cq_event: Signal<Out, Bits<8>>,
-    pub host: HostIf<QUEUE_PAIRS>,
+    pub host: HostIf<Q>,
     pub engine: Engine<A>,
     arb: DmaArb,
     rd_eng_data: Signal<Local, Bit>,
     rd_host_data: Signal<Local, Bit>,
 }
 
-impl<const A: usize> Nic<A> {
+impl<const A: usize, const Q: usize> Nic<A, Q> {
     pub fn new(p: &EngineParams, h: &HostParams) -> Self {
         Nic {
             clock: Default::default(),
@@ -202,7 +202,7 @@ impl<const A: usize> Nic<A> {
     }
 }
 
-impl<const A: usize> Logic for Nic<A> {
+impl<const A: usize, const Q: usize> Logic for Nic<A, Q> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, host, engine, arb);
