@@ -131,3 +131,78 @@ fn verilog_validates() {
     let Verilog::Blackbox(b) = clk.hdl() else { panic!("a black box") };
     assert!(b.code.contains("CLKOUT0_DIVIDE_F(8.000)"), "{}", b.code);
 }
+
+/// The FIFOs with both clocks running and the engine side idle (it never takes a request
+/// word nor offers a response word), for a FrontPanel side driven by one testbench.
+fn idle_engine() -> (Simulation<PipeFifos>, Box<PipeFifos>) {
+    let mut uut = PipeFifos::new();
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    sim.add_clock(10, |x: &mut Box<PipeFifos>| x.ti_clk.next = !x.ti_clk.val());
+    sim.add_clock(4, |x: &mut Box<PipeFifos>| x.eng_clk.next = !x.eng_clk.val());
+    (sim, Box::new(uut))
+}
+
+/// `lost` stays low while the request FIFO fills to its last word, rises on the one write
+/// past it, and stays high (sticky).
+#[test]
+fn a_write_into_the_full_request_fifo_is_flagged() {
+    const WORDS: usize = 1 << sanswitch_hdl::board::pipe_fifos::FIFO_LOG2;
+    let flags = Arc::new(Mutex::new(Vec::new()));
+    let log = flags.clone();
+    let (mut sim, uut) = idle_engine();
+    sim.add_testbench(move |mut sim: Sim<PipeFifos>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, ti_clk, x);
+        for k in 0..=WORDS {
+            x.pi_write.next = true;
+            x.pi_data.next = (k as u64).into();
+            wait_clock_cycle!(sim, ti_clk, x);
+            log.lock().unwrap().push(x.lost.val());
+        }
+        x.pi_write.next = false;
+        for _ in 0..100 {
+            wait_clock_cycle!(sim, ti_clk, x);
+            log.lock().unwrap().push(x.lost.val());
+        }
+        sim.done(x)
+    });
+    sim.run(uut, 1_000_000).unwrap();
+    let flags = flags.lock().unwrap();
+    // `flags[k]` is sampled after the edge that takes word `k`: the 1,024 words that fit
+    // leave `lost` low; the edge of the one past them raises it.
+    assert_eq!(flags.iter().position(|&l| l), Some(WORDS), "lost raised at the wrong write");
+    assert!(flags[WORDS..].iter().all(|&l| l), "lost not held");
+}
+
+/// A pipe-out read with no word waiting is flagged the same way, and `po_ready` never
+/// promised it.
+#[test]
+fn a_read_from_the_empty_response_fifo_is_flagged() {
+    let flags = Arc::new(Mutex::new(Vec::new()));
+    let log = flags.clone();
+    let (mut sim, uut) = idle_engine();
+    sim.add_testbench(move |mut sim: Sim<PipeFifos>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, ti_clk, x);
+        for _ in 0..50 {
+            wait_clock_cycle!(sim, ti_clk, x);
+            log.lock().unwrap().push((x.lost.val(), x.po_ready.val()));
+        }
+        x.po_read.next = true;
+        wait_clock_cycle!(sim, ti_clk, x);
+        x.po_read.next = false;
+        for _ in 0..50 {
+            wait_clock_cycle!(sim, ti_clk, x);
+            log.lock().unwrap().push((x.lost.val(), x.po_ready.val()));
+        }
+        sim.done(x)
+    });
+    sim.run(uut, 1_000_000).unwrap();
+    let flags = flags.lock().unwrap();
+    assert!(flags.iter().all(|&(_, ready)| !ready), "po_ready with nothing waiting");
+    assert!(flags[..50].iter().all(|&(l, _)| !l), "lost before any read");
+    // The word is popped the cycle after `po_read` (the edge before `flags[50]`), which
+    // raises the flag at that edge.
+    assert!(flags[50..].iter().all(|&(l, _)| l), "lost not raised, or not held: {flags:?}");
+}
