@@ -206,3 +206,62 @@ fn a_read_from_the_empty_response_fifo_is_flagged() {
     // raises the flag at that edge.
     assert!(flags[50..].iter().all(|&(l, _)| l), "lost not raised, or not held: {flags:?}");
 }
+
+/// `po_ready` must not promise a second block while the pops of the first are still in
+/// flight: with 2 x BLOCK - 1 words put, the host reads one block, and the flag stays low
+/// from the first cycle after it until the engine puts the block's last word.
+#[test]
+fn po_ready_counts_the_words_being_popped() {
+    let samples = Arc::new(Mutex::new(Vec::new()));
+    let log = samples.clone();
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let got_reader = got.clone();
+    let (mut sim, uut) = idle_engine();
+    // The engine side puts 2 x BLOCK - 1 words at once, then the last one much later.
+    sim.add_testbench(move |mut sim: Sim<PipeFifos>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, eng_clk, x);
+        for k in 0..2 * BLOCK_WORDS {
+            if k + 1 == 2 * BLOCK_WORDS {
+                x.s_axis_rsp_tvalid.next = false;
+                for _ in 0..2_000 {
+                    wait_clock_cycle!(sim, eng_clk, x);
+                }
+            }
+            x.s_axis_rsp_tvalid.next = true;
+            x.s_axis_rsp_tdata.next = u64::from(word(k)).into();
+            wait_clock_cycle!(sim, eng_clk, x);
+        }
+        x.s_axis_rsp_tvalid.next = false;
+        sim.done(x)
+    });
+    // The host reads a block when `po_ready`, then samples the flag every cycle.
+    sim.add_testbench(move |mut sim: Sim<PipeFifos>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, ti_clk, x);
+        for _ in 0..2 {
+            x = sim.watch(|x| x.po_ready.val() && x.ti_clk.val().clk, x)?;
+            x.po_read.next = true;
+            for k in 0..BLOCK_WORDS {
+                wait_clock_cycle!(sim, ti_clk, x);
+                if k + 1 == BLOCK_WORDS {
+                    x.po_read.next = false;
+                }
+                got_reader.lock().unwrap().push(x.po_data.val().index() as u16);
+            }
+            for _ in 0..200 {
+                log.lock().unwrap().push(x.po_ready.val());
+                wait_clock_cycle!(sim, ti_clk, x);
+            }
+        }
+        sim_assert!(sim, !x.lost.val(), x);
+        sim.done(x)
+    });
+    sim.run(uut, 2_000_000).unwrap();
+    let samples = samples.lock().unwrap();
+    let early: Vec<usize> = (0..200).filter(|&i| samples[i]).collect();
+    assert!(early.is_empty(), "po_ready promised a block of BLOCK - 1 words at {early:?}");
+    let got = got.lock().unwrap();
+    let want: Vec<u16> = (0..2 * BLOCK_WORDS).map(word).collect();
+    assert_eq!(*got, want);
+}
