@@ -65,6 +65,113 @@ pub fn synth_xilinx(workdir: &Path, top: &str, verilog: &str) -> Result<SynthSta
     analyse(&json, top)
 }
 
+/// One module's share of a design synthesized with its blocks kept apart.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BlockArea {
+    /// The module's Verilog name (rust-hdl's: the instance path joined by `$`).
+    pub module: String,
+    /// Its own cells: the logic of its `update` and its registers, not its sub-blocks'.
+    pub luts: u64,
+    pub ffs: u64,
+    pub lutram: u64,
+    pub bram: f64,
+    /// With its sub-blocks' (kept) cells.
+    pub luts_with_subblocks: u64,
+}
+
+/// Whether a rust-hdl module is a plain register (a `DFF`: ports `d`, `q`, `clock` and
+/// nothing else): merged into the block that owns it, so its clock enable and reset fold
+/// into the flip-flop as they do in the flattened design.
+fn is_register_module(header: &str) -> bool {
+    header.replace(' ', "").ends_with("(d,q,clock);")
+}
+
+/// Synthesize `verilog` (top `top`) as [`synth_xilinx`] does, but with every block kept as
+/// its own module (Yosys `keep_hierarchy`; registers go into their block), and give each
+/// block's own LUTs, flip-flops and RAMs, largest first.
+///
+/// What this measures: where the cells are *when no optimisation crosses a block boundary*.
+/// A field a block passes through unchanged costs nothing flattened (Yosys sees the same
+/// net on every input of the next multiplexer) but a multiplexer input here, so the sum is
+/// larger than [`synth_xilinx`]'s total; the difference is the pass-through the flattening
+/// removes. Use it to find the blocks worth redesigning, not as the design's area.
+pub fn synth_xilinx_by_block(
+    workdir: &Path,
+    top: &str,
+    verilog: &str,
+) -> Result<Vec<BlockArea>, String> {
+    std::fs::create_dir_all(workdir).map_err(|e| e.to_string())?;
+    let v = workdir.join(format!("{top}.v"));
+    let j = workdir.join(format!("{top}.blocks.json"));
+    std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
+    let mut script = format!("read_verilog {}\n", v.display());
+    for line in verilog.lines().filter(|l| l.starts_with("module ")) {
+        let name = line["module ".len()..].split('(').next().unwrap_or("").trim();
+        if name != top && !is_register_module(line) {
+            script += &format!("setattr -mod -set keep_hierarchy 1 {name}\n");
+        }
+    }
+    script +=
+        &format!("synth_xilinx -flatten -family xc7 -top {top}\nwrite_json {}\n", j.display());
+    let ys = workdir.join(format!("{top}.blocks.ys"));
+    std::fs::write(&ys, script).map_err(|e| e.to_string())?;
+    let out = Command::new("yosys")
+        .args(["-q", "-l"])
+        .arg(workdir.join(format!("{top}.blocks.log")))
+        .arg("-s")
+        .arg(&ys)
+        .output()
+        .map_err(|e| format!("cannot run yosys: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("yosys failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let json = std::fs::read_to_string(&j).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&j);
+    by_block(&json)
+}
+
+/// Each module's own cells in a Yosys JSON netlist, and its LUTs with its sub-modules'.
+fn by_block(json: &str) -> Result<Vec<BlockArea>, String> {
+    let v: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let mods = v["modules"].as_object().ok_or("no modules")?;
+    let mut own: std::collections::BTreeMap<&str, (BlockArea, Vec<&str>)> = Default::default();
+    for (name, m) in mods {
+        let mut a = BlockArea { module: name.clone(), ..Default::default() };
+        let mut subs = Vec::new();
+        for c in m["cells"].as_object().into_iter().flat_map(|c| c.values()) {
+            let t = cells_type(c);
+            match t {
+                _ if t.starts_with("LUT") => a.luts += 1,
+                _ if t.starts_with("FD") => a.ffs += 1,
+                _ if t.starts_with("RAMB36") => a.bram += 1.0,
+                _ if t.starts_with("RAMB18") => a.bram += 0.5,
+                _ if is_lutram(t) => a.lutram += 1,
+                _ if mods.contains_key(t) => subs.push(t),
+                _ => {}
+            }
+        }
+        own.insert(name.as_str(), (a, subs));
+    }
+    fn total(
+        n: &str,
+        own: &std::collections::BTreeMap<&str, (BlockArea, Vec<&str>)>,
+        depth: usize,
+    ) -> u64 {
+        let Some((a, subs)) = own.get(n) else { return 0 };
+        // A module cannot contain itself; the bound only guards against a malformed netlist.
+        if depth > 64 {
+            return a.luts;
+        }
+        a.luts + subs.iter().map(|s| total(s, own, depth + 1)).sum::<u64>()
+    }
+    let mut out: Vec<BlockArea> = own
+        .keys()
+        .map(|n| BlockArea { luts_with_subblocks: total(n, &own, 0), ..own[n].0.clone() })
+        .collect();
+    out.sort_by(|a, b| b.luts.cmp(&a.luts).then(a.module.cmp(&b.module)));
+    Ok(out)
+}
+
 fn is_seq(t: &str) -> bool {
     t.starts_with("FD") || t.starts_with("RAMB") || t.starts_with("DSP") || t.starts_with("SRL")
 }

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use sanswitch_hdl::synth::synth_xilinx;
+use sanswitch_hdl::synth::{synth_xilinx, synth_xilinx_by_block};
 use sanswitch_hdl::tools::{require_verilator, require_yosys};
 use sanswitch_hdl::{BlockName, EngineParams, VERILATOR_WAIVERS, verilog};
 
@@ -31,6 +31,52 @@ fn pool_maps_within_budget() {
     assert!(s.luts > 100, "implausible: {s:?}");
     assert!(s.luts < 2_000, "pool manager too large: {} LUTs", s.luts);
     assert!(s.lut_levels <= 8, "pool manager too deep: {} LUT levels", s.lut_levels);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The area by block: a kept block's own logic is its own, a plain register (rust-hdl's
+/// `DFF` module: `d`, `q`, `clock`) is merged into the block that owns it, and the top's
+/// total with its sub-blocks adds them up.
+#[test]
+fn area_by_block_keeps_blocks_and_merges_registers() {
+    require_yosys();
+    let v = "\
+module top(clock, x, y, z, q);
+    input wire clock;
+    input wire [7:0] x;
+    input wire [7:0] y;
+    input wire [7:0] z;
+    output wire [7:0] q;
+    wire [7:0] s;
+    top$mix mix(.x(x), .y(y), .z(z), .s(s));
+    top$r r(.d(s), .q(q), .clock(clock));
+endmodule
+module top$mix(x, y, z, s);
+    input wire [7:0] x;
+    input wire [7:0] y;
+    input wire [7:0] z;
+    output reg [7:0] s;
+    always @(*) s = x ^ y ^ z;
+endmodule
+module top$r(d,q,clock);
+    input wire [7:0] d;
+    output reg [7:0] q;
+    input wire clock;
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule
+";
+    let dir = std::env::temp_dir().join(format!("sanswitch-blocks-{}", std::process::id()));
+    let b = synth_xilinx_by_block(&dir, "top", v).unwrap();
+    eprintln!("{b:#?}");
+    let find = |m: &str| b.iter().find(|a| a.module == m).unwrap_or_else(|| panic!("{m}: {b:?}"));
+    // Three inputs a bit: one LUT3 each, in the kept block.
+    assert_eq!((find("top$mix").luts, find("top$mix").ffs), (8, 0));
+    // The register went into the top; nothing else is there.
+    assert_eq!((find("top").luts, find("top").ffs), (0, 8));
+    assert_eq!(find("top").luts_with_subblocks, 8);
+    assert!(b.iter().all(|a| a.module != "top$r"), "{b:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

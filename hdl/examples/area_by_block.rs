@@ -1,0 +1,64 @@
+//! Where a block's area is: Yosys `synth_xilinx` with every sub-block kept as its own module
+//! (see `sanswitch_hdl::synth::synth_xilinx_by_block` for what that does and does not
+//! measure), a table of each module's own LUTs, flip-flops and RAMs, largest first:
+//!
+//! ```text
+//! cargo run --release -p sanswitch-hdl --example area_by_block -- engine
+//! cargo run --release -p sanswitch-hdl --example area_by_block -- engine --flat
+//! ```
+//!
+//! `--flat` also synthesizes the block flattened (as `sanswitch generate` reports it), so
+//! the two totals can be compared: their difference is what crossing block boundaries saves.
+use sanswitch_hdl::synth::{synth_xilinx, synth_xilinx_by_block};
+use sanswitch_hdl::tools::require_yosys;
+use sanswitch_hdl::{BlockName, EngineParams, verilog};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flat = args.iter().any(|a| a == "--flat");
+    let name = args.iter().find(|a| !a.starts_with("--")).map_or("engine", |s| s.as_str());
+    let all = BlockName::ALL.iter().chain(&[BlockName::BoardCore, BlockName::BoardPipes]);
+    let Some(&block) = all.clone().find(|b| b.name() == name) else {
+        let names: Vec<_> = all.map(|b| b.name()).collect();
+        eprintln!("usage: area_by_block [{}] [--flat]", names.join("|"));
+        std::process::exit(2);
+    };
+    require_yosys();
+    // Generating the larger blocks' Verilog recurses deeply: a big stack, as `generate` uses.
+    let v = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || verilog(block, &EngineParams::default()))
+        .unwrap()
+        .join()
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("sanswitch-area-{}", std::process::id()));
+    let blocks = synth_xilinx_by_block(&dir, name, &v).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1);
+    });
+    println!("{name}: each module's own cells (sub-blocks kept apart, registers in their block)");
+    println!("{:>7} {:>7} {:>7} {:>5} {:>9}  module", "LUTs", "FFs", "LUTRAM", "BRAM", "with subs");
+    for b in blocks.iter().filter(|b| b.luts + b.ffs + b.lutram > 0 || b.bram > 0.0) {
+        println!(
+            "{:>7} {:>7} {:>7} {:>5} {:>9}  {}",
+            b.luts, b.ffs, b.lutram, b.bram, b.luts_with_subblocks, b.module
+        );
+    }
+    let sum = |f: fn(&sanswitch_hdl::synth::BlockArea) -> u64| blocks.iter().map(f).sum::<u64>();
+    println!(
+        "total with blocks kept: {} LUTs, {} FFs, {} LUT-RAM cells",
+        sum(|b| b.luts),
+        sum(|b| b.ffs),
+        sum(|b| b.lutram)
+    );
+    if flat {
+        match synth_xilinx(&dir, name, &v) {
+            Ok(s) => println!(
+                "flattened (as `sanswitch generate`): {} LUTs, {} FFs, {} LUT-RAM cells",
+                s.luts, s.ffs, s.lutram
+            ),
+            Err(e) => eprintln!("flattened synthesis failed: {e}"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
