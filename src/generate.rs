@@ -230,9 +230,10 @@ pub fn generate(dir: &Path, params: &EngineParams, synth: bool) -> Result<Report
         } else {
             let work = dir.join("synth");
             let r = synth_xilinx(&work, name, &text);
-            // Keep the log; the netlist (megabytes of JSON) and the copy of the Verilog go.
-            let _ = std::fs::remove_file(work.join(format!("{name}.synth.json")));
-            let _ = std::fs::remove_file(work.join(format!("{name}.v")));
+            // Keep the log; the copy of the Verilog and the script that reads it go.
+            for f in [format!("{name}.v"), format!("{name}.synth.ys")] {
+                let _ = std::fs::remove_file(work.join(f));
+            }
             match r {
                 Ok(s) => (Some(Area::from(s)), None),
                 Err(e) => (None, Some(format!("failed: {e}"))),

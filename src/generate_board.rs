@@ -131,8 +131,9 @@ pub fn generate(dir: &Path, engine_mhz: u32, synth: bool) -> Result<BoardReport,
     } else {
         let work = dir.join("synth");
         let r = synth_xilinx(&work, "top", &verilog);
-        let _ = std::fs::remove_file(work.join("top.synth.json"));
-        let _ = std::fs::remove_file(work.join("top.v"));
+        for f in ["top.v", "top.synth.ys"] {
+            let _ = std::fs::remove_file(work.join(f));
+        }
         match r {
             Ok(s) => (Some(Area::from(s)), None),
             Err(e) => (None, Some(format!("failed: {e}"))),

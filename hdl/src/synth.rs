@@ -43,26 +43,45 @@ pub fn yosys_available() -> bool {
 
 /// Synthesize `verilog` (top module `top`) for the 7 series in `workdir` and measure it.
 pub fn synth_xilinx(workdir: &Path, top: &str, verilog: &str) -> Result<SynthStats, String> {
+    let json = run_yosys(workdir, top, "synth", verilog, "")?;
+    analyse(&json, top)
+}
+
+/// Run Yosys on `verilog` (top `top`) in `workdir`: read it, apply `before_synth` (Yosys
+/// commands, one per line), `synth_xilinx -flatten` for the 7 series, and give back the
+/// netlist as Yosys JSON. Leaves `TOP.v`, `TOP.TAG.ys` and the log `TOP.TAG.log` in `workdir`
+/// for a reader who wants to rerun or read it; the JSON (megabytes) is removed once read.
+fn run_yosys(
+    workdir: &Path,
+    top: &str,
+    tag: &str,
+    verilog: &str,
+    before_synth: &str,
+) -> Result<String, String> {
     std::fs::create_dir_all(workdir).map_err(|e| e.to_string())?;
     let v = workdir.join(format!("{top}.v"));
-    let j = workdir.join(format!("{top}.synth.json"));
+    let j = workdir.join(format!("{top}.{tag}.json"));
     std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
     let script = format!(
-        "read_verilog {}; synth_xilinx -flatten -family xc7 -top {top}; write_json {}",
+        "read_verilog {}\n{before_synth}synth_xilinx -flatten -family xc7 -top {top}\nwrite_json {}\n",
         v.display(),
         j.display()
     );
+    let ys = workdir.join(format!("{top}.{tag}.ys"));
+    std::fs::write(&ys, script).map_err(|e| e.to_string())?;
     let out = Command::new("yosys")
         .args(["-q", "-l"])
-        .arg(workdir.join(format!("{top}.synth.log")))
-        .args(["-p", &script])
+        .arg(workdir.join(format!("{top}.{tag}.log")))
+        .arg("-s")
+        .arg(&ys)
         .output()
         .map_err(|e| format!("cannot run yosys: {e}"))?;
     if !out.status.success() {
         return Err(format!("yosys failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     let json = std::fs::read_to_string(&j).map_err(|e| e.to_string())?;
-    analyse(&json, top)
+    let _ = std::fs::remove_file(&j);
+    Ok(json)
 }
 
 /// One module's share of a design synthesized with its blocks kept apart.
@@ -100,33 +119,14 @@ pub fn synth_xilinx_by_block(
     top: &str,
     verilog: &str,
 ) -> Result<Vec<BlockArea>, String> {
-    std::fs::create_dir_all(workdir).map_err(|e| e.to_string())?;
-    let v = workdir.join(format!("{top}.v"));
-    let j = workdir.join(format!("{top}.blocks.json"));
-    std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
-    let mut script = format!("read_verilog {}\n", v.display());
+    let mut keep = String::new();
     for line in verilog.lines().filter(|l| l.starts_with("module ")) {
         let name = line["module ".len()..].split('(').next().unwrap_or("").trim();
         if name != top && !is_register_module(line) {
-            script += &format!("setattr -mod -set keep_hierarchy 1 {name}\n");
+            keep += &format!("setattr -mod -set keep_hierarchy 1 {name}\n");
         }
     }
-    script +=
-        &format!("synth_xilinx -flatten -family xc7 -top {top}\nwrite_json {}\n", j.display());
-    let ys = workdir.join(format!("{top}.blocks.ys"));
-    std::fs::write(&ys, script).map_err(|e| e.to_string())?;
-    let out = Command::new("yosys")
-        .args(["-q", "-l"])
-        .arg(workdir.join(format!("{top}.blocks.log")))
-        .arg("-s")
-        .arg(&ys)
-        .output()
-        .map_err(|e| format!("cannot run yosys: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("yosys failed: {}", String::from_utf8_lossy(&out.stderr)));
-    }
-    let json = std::fs::read_to_string(&j).map_err(|e| e.to_string())?;
-    let _ = std::fs::remove_file(&j);
+    let json = run_yosys(workdir, top, "blocks", verilog, &keep)?;
     by_block(&json)
 }
 
