@@ -186,6 +186,21 @@ pub struct XferRec {
     pub status: Bits<3>,
 }
 
+/// The event in hand (the model's `controller::Ev`): its kind (`ev_kind` codes, see the
+/// controller), its connection, and each kind's record in a field of its own, loaded only
+/// when an event of that kind is taken (a shared union would put a decoder in front of
+/// every reader).
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct EvRec {
+    pub kind: Bits<3>,
+    pub conn: Bits<8>,
+    pub hdr: HdrRec,
+    pub sent: SentRec,
+    pub dlv: DlvJob,
+    pub cmd: CmdRec,
+    pub xfer: XferRec,
+}
+
 /// A pool manager request.
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct PoolReq {

@@ -1,20 +1,26 @@
-//! The controller's decision on the event in hand, combinational: the first decision on
-//! an event ([`CtlStart`], or [`CtlZStart`] for a transfer's end and the pump's zero-copy
-//! steps), or the decision on an answer (the pool manager's: [`CtlCont`]; the
-//! sequencer's: [`CtlZSeq`]), then the tail they share ([`CtlTail`]).
+//! The controller's decision on the event in hand and the registers that hold it: the first
+//! decision on an event ([`CtlStart`], or [`CtlZStart`] for a transfer's end and the pump's
+//! zero-copy steps), or the decision on an answer (the pool manager's: [`CtlCont`]; the
+//! sequencer's: [`CtlZSeq`]), then the tail they share ([`CtlTail`]); the result is loaded
+//! into the event's registers when the controller says the decision is taken.
 //!
 //! # Ports
 //! - `phase` (in): the controller's phase (1 Decide: a first decision; 2 Pool, 5 Seq: an
 //!   answer's).
-//! - `kind`, `ev_conn`, `hdr`, `sent`, `dlv`, `cmd`, `xfer` (in): the event.
+//! - `ev` (in): the event in hand (`CtlEvent`'s registers).
 //! - `cw` (in): its connection's word; `sq_f`, `rq_f`, `held_f` (in): its queues' heads.
-//! - `w_in`, `step` (in): the event as handled so far and the continuation of the request
-//!   answered; `resp`, `rsp` (in): the pool manager's and the sequencer's answers.
-//! - `w`, `step_out` (out): the event after the decision and what comes next; `pool`, `seq`
-//!   (out): a pool request or a sequencer command is next, else the event is applied.
-//! - `start_*`, `cont_*`, `zseq_*` (out): the message job, completion and delivery job each
-//!   decision makes, kept apart so the controller's registers load each from its own
-//!   decision (the multiplexer is the register's own, as before the split).
+//! - `resp`, `rsp` (in): the pool manager's and the sequencer's answers.
+//! - `pool`, `seq` (out, combinational): the decision in hand asks the pool manager or the
+//!   sequencer next; else the event is applied.
+//! - `ld_start`, `ld_cont`, `ld_zseq` (in): load the first decision (Decide), the pool
+//!   answer's (Pool) or the sequencer answer's (Seq) into the registers at the edge.
+//! - `w`, `step` (out, registers): the event as handled so far (the connection's new word,
+//!   the effects, the pending queue appends) and what comes next (the request in flight
+//!   and its continuation).
+//! - `job_v`/`job`, `cpl_v`/`cpl`, `dlv_v`/`dlv` (out, registers): the message job, the
+//!   completion and the delivery job made so far. Each register loads from the decisions
+//!   that make it only (the start makes all three; a pool answer's a job or a completion;
+//!   the sequencer's a completion), so its multiplexer has no more inputs than that.
 //!
 //! Timing: the tail's input is a four-way multiplexer on two select bits: `tsel1` (the
 //! phase, from registers) picks a first decision over an answer's; `tsel0`, which waits
@@ -26,45 +32,42 @@ use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 use super::super::records::{
-    Act, CmdRec, ConnWord, CplRec, DlvJob, HdrRec, HeldEnt, PoolResp, RqEnt, SentRec, SeqRsp,
-    SqEnt, TxJob, Work, XferRec,
+    Act, ConnWord, CplRec, DlvJob, EvRec, HeldEnt, PoolResp, RqEnt, SeqRsp, SqEnt, TxJob, Work,
 };
 use super::{CtlCont, CtlStart, CtlTail, CtlZSeq, CtlZStart};
 
 #[derive(LogicBlock, Default)]
 pub struct CtlDecide {
     pub phase: Signal<In, Bits<3>>,
-    pub kind: Signal<In, Bits<3>>,
-    pub ev_conn: Signal<In, Bits<8>>,
-    pub hdr: Signal<In, HdrRec>,
-    pub sent: Signal<In, SentRec>,
-    pub dlv: Signal<In, DlvJob>,
-    pub cmd: Signal<In, CmdRec>,
-    pub xfer: Signal<In, XferRec>,
+    pub ev: Signal<In, EvRec>,
     pub cw: Signal<In, ConnWord>,
     pub sq_f: Signal<In, SqEnt>,
     pub rq_f: Signal<In, RqEnt>,
     pub held_f: Signal<In, HeldEnt>,
-    pub w_in: Signal<In, Work>,
-    pub step: Signal<In, Act>,
     pub resp: Signal<In, PoolResp>,
     pub rsp: Signal<In, SeqRsp>,
-    pub w: Signal<Out, Work>,
-    pub step_out: Signal<Out, Act>,
     pub pool: Signal<Out, Bit>,
     pub seq: Signal<Out, Bit>,
-    pub start_job_v: Signal<Out, Bit>,
-    pub start_job: Signal<Out, TxJob>,
-    pub start_cpl_v: Signal<Out, Bit>,
-    pub start_cpl: Signal<Out, CplRec>,
-    pub start_dlv_v: Signal<Out, Bit>,
-    pub start_dlv: Signal<Out, DlvJob>,
-    pub cont_job_v: Signal<Out, Bit>,
-    pub cont_job: Signal<Out, TxJob>,
-    pub cont_cpl_v: Signal<Out, Bit>,
-    pub cont_cpl: Signal<Out, CplRec>,
-    pub zseq_cpl_v: Signal<Out, Bit>,
-    pub zseq_cpl: Signal<Out, CplRec>,
+    pub clock: Signal<In, Clock>,
+    pub ld_start: Signal<In, Bit>,
+    pub ld_cont: Signal<In, Bit>,
+    pub ld_zseq: Signal<In, Bit>,
+    pub w: Signal<Out, Work>,
+    pub step: Signal<Out, Act>,
+    pub job_v: Signal<Out, Bit>,
+    pub job: Signal<Out, TxJob>,
+    pub cpl_v: Signal<Out, Bit>,
+    pub cpl: Signal<Out, CplRec>,
+    pub dlv_v: Signal<Out, Bit>,
+    pub dlv: Signal<Out, DlvJob>,
+    w_r: DFF<Work>,
+    step_r: DFF<Act>,
+    job_v_r: DFF<Bit>,
+    job_r: DFF<TxJob>,
+    cpl_v_r: DFF<Bit>,
+    cpl_r: DFF<CplRec>,
+    dlv_v_r: DFF<Bit>,
+    dlv_r: DFF<DlvJob>,
     start: CtlStart,
     cont: CtlCont,
     tail: CtlTail,
@@ -92,38 +95,39 @@ impl CtlDecide {
 impl Logic for CtlDecide {
     #[hdl_gen]
     fn update(&mut self) {
-        self.start.kind.next = self.kind.val();
-        self.start.ev_conn.next = self.ev_conn.val();
-        self.start.hdr.next = self.hdr.val();
-        self.start.sent.next = self.sent.val();
-        self.start.dlv.next = self.dlv.val();
-        self.start.cmd.next = self.cmd.val();
+        dff_setup!(self, clock, w_r, step_r, job_v_r, job_r, cpl_v_r, cpl_r, dlv_v_r, dlv_r);
+        self.start.kind.next = self.ev.val().kind;
+        self.start.ev_conn.next = self.ev.val().conn;
+        self.start.hdr.next = self.ev.val().hdr;
+        self.start.sent.next = self.ev.val().sent;
+        self.start.dlv.next = self.ev.val().dlv;
+        self.start.cmd.next = self.ev.val().cmd;
         self.start.cw.next = self.cw.val();
         self.start.sq_f.next = self.sq_f.val();
         self.start.rq_f.next = self.rq_f.val();
         self.start.held_f.next = self.held_f.val();
-        self.cont.step.next = self.step.val();
-        self.cont.w_in.next = self.w_in.val();
+        self.cont.step.next = self.step_r.q.val();
+        self.cont.w_in.next = self.w_r.q.val();
         self.cont.sq_f.next = self.sq_f.val();
         self.cont.resp.next = self.resp.val();
-        self.cont.hdr.next = self.hdr.val();
+        self.cont.hdr.next = self.ev.val().hdr;
         self.cont.rq_f.next = self.rq_f.val();
-        self.zstart.kind.next = self.kind.val();
-        self.zstart.xfer.next = self.xfer.val();
+        self.zstart.kind.next = self.ev.val().kind;
+        self.zstart.xfer.next = self.ev.val().xfer;
         self.zstart.cw.next = self.cw.val();
         self.zstart.sq_f.next = self.sq_f.val();
         self.zstart.w_in.next = self.start.w.val();
-        self.zseq.step.next = self.step.val();
-        self.zseq.w_in.next = self.w_in.val();
+        self.zseq.step.next = self.step_r.q.val();
+        self.zseq.w_in.next = self.w_r.q.val();
         self.zseq.rsp.next = self.rsp.val();
-        self.zseq.hdr.next = self.hdr.val();
+        self.zseq.hdr.next = self.ev.val().hdr;
         self.zseq.sq_f.next = self.sq_f.val();
         self.zseq.rq_f.next = self.rq_f.val();
 
         self.tsel1.next = self.phase.val() == 1;
         self.tsel0.next = self.phase.val() == 5;
         if self.phase.val() == 1 {
-            self.tsel0.next = (self.kind.val() == 7) | self.start.zpump.val();
+            self.tsel0.next = (self.ev.val().kind == 7) | self.start.zpump.val();
         }
         self.w01.next = self.cont.w.val();
         self.a01.next = self.cont.act.val();
@@ -143,23 +147,41 @@ impl Logic for CtlDecide {
             self.tail.w_in.next = self.w23.val();
             self.tail.act_in.next = self.a23.val();
         }
-        self.w.next = self.tail.w.val();
-        self.step_out.next = self.tail.step.val();
         self.pool.next = self.tail.pool.val();
         self.seq.next = self.tail.seq.val();
 
-        // What each decision makes, for the controller's registers.
-        self.start_job_v.next = self.start.new_job_v.val();
-        self.start_job.next = self.start.new_job.val();
-        self.start_cpl_v.next = self.start.new_cpl_v.val();
-        self.start_cpl.next = self.start.new_cpl.val();
-        self.start_dlv_v.next = self.start.new_dlv_v.val();
-        self.start_dlv.next = self.start.new_dlv.val();
-        self.cont_job_v.next = self.cont.new_job_v.val();
-        self.cont_job.next = self.cont.new_job.val();
-        self.cont_cpl_v.next = self.cont.new_cpl_v.val();
-        self.cont_cpl.next = self.cont.new_cpl.val();
-        self.zseq_cpl_v.next = self.zseq.new_cpl_v.val();
-        self.zseq_cpl.next = self.zseq.new_cpl.val();
+        // The registers, each loaded from the decisions that make it.
+        self.w.next = self.w_r.q.val();
+        self.step.next = self.step_r.q.val();
+        self.job_v.next = self.job_v_r.q.val();
+        self.job.next = self.job_r.q.val();
+        self.cpl_v.next = self.cpl_v_r.q.val();
+        self.cpl.next = self.cpl_r.q.val();
+        self.dlv_v.next = self.dlv_v_r.q.val();
+        self.dlv.next = self.dlv_r.q.val();
+        if self.ld_start.val() | self.ld_cont.val() | self.ld_zseq.val() {
+            self.w_r.d.next = self.tail.w.val();
+            self.step_r.d.next = self.tail.step.val();
+        }
+        if self.ld_start.val() {
+            self.job_v_r.d.next = self.start.new_job_v.val();
+            self.job_r.d.next = self.start.new_job.val();
+            self.cpl_v_r.d.next = self.start.new_cpl_v.val();
+            self.cpl_r.d.next = self.start.new_cpl.val();
+            self.dlv_v_r.d.next = self.start.new_dlv_v.val();
+            self.dlv_r.d.next = self.start.new_dlv.val();
+        }
+        if self.ld_cont.val() & self.cont.new_job_v.val() {
+            self.job_v_r.d.next = true;
+            self.job_r.d.next = self.cont.new_job.val();
+        }
+        if self.ld_cont.val() & self.cont.new_cpl_v.val() {
+            self.cpl_v_r.d.next = true;
+            self.cpl_r.d.next = self.cont.new_cpl.val();
+        }
+        if self.ld_zseq.val() & self.zseq.new_cpl_v.val() {
+            self.cpl_v_r.d.next = true;
+            self.cpl_r.d.next = self.zseq.new_cpl.val();
+        }
     }
 }

@@ -1,0 +1,118 @@
+//! The controller's per-connection state: the connection-word RAM and the queue RAMs
+//! ([`CtlQueues`]), read for the connection in hand and written back when an event is
+//! applied or a flush steps, and cleared by [`CtlSweep`] after reset.
+//!
+//! # Ports
+//! - `phase` (in): the controller's phase (codes in the controller's documentation); it
+//!   names the connection read: the event's in Decide, the flush's in Flush, else the
+//!   one in hand (`w.conn`).
+//! - `ev_conn`, `fl_conn`, `w` (in): the event's connection, the flush's, and the event as
+//!   handled so far (its connection, new word and pending queue appends).
+//! - `cw` (out): the word read (distributed RAM, combinational from the address).
+//! - `sq_f`, `rq_f`, `held_f` (out): the queue heads of the connection read, found from
+//!   `cw` in Decide and Flush and from the word in hand in Pool, Apply and Seq (whose
+//!   heads the decisions have moved).
+//! - `apply`, `word`, `cmd` (in): Apply writes `word` for `w.conn` and makes `w.pend`'s
+//!   queue appends (a send or receive from `cmd`, a held buffer from `w.pend`).
+//! - `fl_write`, `fl_word` (in): a flush step writes `fl_word` for `fl_conn`.
+//! - `sweeping` (out): the sweep writes this cycle; nothing else may (the controller takes
+//!   no event meanwhile).
+//! - `reset` (in): synchronous; starts the sweep.
+//!
+//! Timing: every output is combinational from the inputs and the RAMs; writes land at the
+//! edge.
+
+use rust_hdl::prelude::*;
+use sanswitch_model::params::EngineParams;
+
+use super::super::records::{CmdRec, ConnWord, HeldEnt, Pend, RqEnt, SqEnt, Work};
+use super::{CtlQueues, CtlSweep};
+use crate::widgets::{Param, Ram};
+
+#[derive(LogicBlock, Default)]
+pub struct CtlState {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub phase: Signal<In, Bits<3>>,
+    pub ev_conn: Signal<In, Bits<8>>,
+    pub fl_conn: Signal<In, Bits<8>>,
+    pub w: Signal<In, Work>,
+    pub cw: Signal<Out, ConnWord>,
+    pub sq_f: Signal<Out, SqEnt>,
+    pub rq_f: Signal<Out, RqEnt>,
+    pub held_f: Signal<Out, HeldEnt>,
+    pub apply: Signal<In, Bit>,
+    pub word: Signal<In, ConnWord>,
+    pub cmd: Signal<In, CmdRec>,
+    pub fl_write: Signal<In, Bit>,
+    pub fl_word: Signal<In, ConnWord>,
+    pub sweeping: Signal<Out, Bit>,
+    sweep: CtlSweep,
+    conn_ram: Ram<ConnWord>,
+    queues: CtlQueues,
+    k_zero_word: Param<ConnWord>,
+    rd_conn: Signal<Local, Bits<8>>,
+    pend: Signal<Local, Pend>,
+}
+
+impl CtlState {
+    pub fn new(p: &EngineParams) -> Self {
+        let n = p.connections as usize;
+        CtlState {
+            sweep: CtlSweep::new(n),
+            conn_ram: Ram::new(n.next_power_of_two().max(2), false),
+            queues: CtlQueues::new(p),
+            ..Default::default()
+        }
+    }
+}
+
+impl Logic for CtlState {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, sweep, queues);
+        self.conn_ram.write_clock.next = self.clock.val();
+        self.sweep.reset.next = self.reset.val();
+        self.sweeping.next = self.sweep.active.val();
+
+        self.rd_conn.next = self.w.val().conn;
+        if self.phase.val() == 1 {
+            self.rd_conn.next = self.ev_conn.val();
+        } else if self.phase.val() == 4 {
+            self.rd_conn.next = self.fl_conn.val();
+        }
+        self.conn_ram.read_address.next = bit_cast::<16, 8>(self.rd_conn.val());
+        self.cw.next = self.conn_ram.read_data.val();
+        self.queues.rd_conn.next = self.rd_conn.val();
+        self.queues.rd.next = self.conn_ram.read_data.val();
+        if (self.phase.val() == 2) | (self.phase.val() == 3) | (self.phase.val() == 5) {
+            self.queues.rd.next = self.w.val().c;
+        }
+        self.sq_f.next = self.queues.sq_f.val();
+        self.rq_f.next = self.queues.rq_f.val();
+        self.held_f.next = self.queues.held_f.val();
+
+        self.pend.next = self.w.val().pend;
+        self.queues.wr_conn.next = self.w.val().conn;
+        self.queues.wr.next = self.w.val().c;
+        self.queues.cmd.next = self.cmd.val();
+        self.queues.held.next = self.pend.val().held;
+        self.queues.sq_we.next = self.apply.val() & self.pend.val().sq_v;
+        self.queues.rq_we.next = self.apply.val() & self.pend.val().rq_v;
+        self.queues.held_we.next = self.apply.val() & self.pend.val().held_v;
+
+        // The sweep wins: it runs only after reset, when no event is in hand.
+        self.conn_ram.write_enable.next = self.apply.val() | self.fl_write.val();
+        self.conn_ram.write_address.next = bit_cast::<16, 8>(self.w.val().conn);
+        self.conn_ram.write_data.next = self.word.val();
+        if self.fl_write.val() {
+            self.conn_ram.write_address.next = bit_cast::<16, 8>(self.fl_conn.val());
+            self.conn_ram.write_data.next = self.fl_word.val();
+        }
+        if self.sweep.active.val() {
+            self.conn_ram.write_enable.next = true;
+            self.conn_ram.write_address.next = bit_cast::<16, 8>(self.sweep.addr.val());
+            self.conn_ram.write_data.next = self.k_zero_word.val();
+        }
+    }
+}
