@@ -5,22 +5,26 @@
 //! ```text
 //! cargo run --release -p sanswitch-hdl --example area_by_block -- engine
 //! cargo run --release -p sanswitch-hdl --example area_by_block -- engine --flat
+//! cargo run --release -p sanswitch-hdl --example area_by_block -- engine --flat-only
 //! ```
 //!
 //! `--flat` also synthesizes the block flattened (as `sanswitch generate` reports it), so
 //! the two totals can be compared: their difference is what crossing block boundaries saves.
+//! `--flat-only` gives the flattened total alone (half the time: the quick check of an
+//! experiment's area).
 use sanswitch_hdl::synth::{synth_xilinx, synth_xilinx_by_block};
 use sanswitch_hdl::tools::require_yosys;
 use sanswitch_hdl::{BlockName, EngineParams, verilog};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let flat = args.iter().any(|a| a == "--flat");
+    let flat_only = args.iter().any(|a| a == "--flat-only");
+    let flat = flat_only || args.iter().any(|a| a == "--flat");
     let name = args.iter().find(|a| !a.starts_with("--")).map_or("engine", |s| s.as_str());
     let all = BlockName::ALL.iter().chain(&[BlockName::BoardCore, BlockName::BoardPipes]);
     let Some(&block) = all.clone().find(|b| b.name() == name) else {
         let names: Vec<_> = all.map(|b| b.name()).collect();
-        eprintln!("usage: area_by_block [{}] [--flat]", names.join("|"));
+        eprintln!("usage: area_by_block [{}] [--flat | --flat-only]", names.join("|"));
         std::process::exit(2);
     };
     require_yosys();
@@ -32,7 +36,24 @@ fn main() {
         .join()
         .unwrap();
     let dir = std::env::temp_dir().join(format!("sanswitch-area-{}", std::process::id()));
-    let blocks = synth_xilinx_by_block(&dir, name, &v).unwrap_or_else(|e| {
+    if !flat_only {
+        by_block(&dir, name, &v);
+    }
+    if flat {
+        match synth_xilinx(&dir, name, &v) {
+            Ok(s) => println!(
+                "flattened (as `sanswitch generate`): {} LUTs, {} FFs, {} LUT-RAM cells, {} LUT levels",
+                s.luts, s.ffs, s.lutram, s.lut_levels
+            ),
+            Err(e) => eprintln!("flattened synthesis failed: {e}"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The table of each module's own cells, largest first, and their sums.
+fn by_block(dir: &std::path::Path, name: &str, v: &str) {
+    let blocks = synth_xilinx_by_block(dir, name, v).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(1);
     });
@@ -51,14 +72,4 @@ fn main() {
         sum(|b| b.ffs),
         sum(|b| b.lutram)
     );
-    if flat {
-        match synth_xilinx(&dir, name, &v) {
-            Ok(s) => println!(
-                "flattened (as `sanswitch generate`): {} LUTs, {} FFs, {} LUT-RAM cells",
-                s.luts, s.ffs, s.lutram
-            ),
-            Err(e) => eprintln!("flattened synthesis failed: {e}"),
-        }
-    }
-    let _ = std::fs::remove_dir_all(dir);
 }
