@@ -285,7 +285,7 @@ pub const ENGINE_STACK: usize = 256 << 20;
 
 /// Runs `f` on a thread of its own with an [`ENGINE_STACK`]: rust-hdl builds the engine's
 /// records and walks its hierarchy recursively, more than a test thread's 2 MiB allows.
-fn on_big_stack<R: Send + 'static>(name: &str, f: impl FnOnce() -> R + Send + 'static) -> R {
+pub fn on_big_stack<R: Send + 'static>(name: &str, f: impl FnOnce() -> R + Send + 'static) -> R {
     std::thread::Builder::new()
         .name(name.into())
         .stack_size(ENGINE_STACK)

@@ -16,6 +16,9 @@ use sanswitch_model::ports::{CycleModel, PortInfo, Ports, Stimulus};
 pub trait RhDut: Block + Send + 'static {
     type In: Ports;
     type Out: Ports;
+    /// The input signals [`set_inputs`](Self::set_inputs) drives, by name: checked against
+    /// the input port table, so a port left out of [`rh_dut!`] is an error, not a silent 0.
+    const INPUTS: &'static [&'static str];
     /// Drive every input signal from a port struct.
     fn set_inputs(&mut self, i: &Self::In);
     /// The clock input.
@@ -49,6 +52,7 @@ macro_rules! rh_dut {
         impl<$(const $g: usize),*> $crate::rhsim::RhDut for $blk {
             type In = $in;
             type Out = $out;
+            const INPUTS: &'static [&'static str] = &[$(stringify!($f)),*];
             fn set_inputs(&mut self, i: &$in) {
                 $(
                     self.$f.next = $crate::rhsim::FromPortBits::from_port_bits(
@@ -147,6 +151,7 @@ where
     M: CycleModel<In = B::In, Out = B::Out> + Send + 'static,
     S: Stimulus<B::In, B::Out> + Send + 'static,
 {
+    check_inputs::<B>();
     let reset_port = <B::In as Ports>::PORTS.iter().position(|p| p.name == "reset");
     let mut uut = uut;
     uut.connect_all();
@@ -199,6 +204,105 @@ where
     });
     sim.run(Box::new(uut), (cycles + 4) * 10 + 100).map_err(|e| format!("{e:?}"))?;
     result.lock().expect("testbench finished").take().unwrap_or(Err("not run".into()))
+}
+
+/// Panics unless the block drives exactly its input port table's ports (besides the clock).
+pub fn check_inputs<B: RhDut>() {
+    let table: Vec<&str> = <B::In as Ports>::PORTS.iter().map(|p| p.name).collect();
+    assert_eq!(B::INPUTS, table.as_slice(), "rh_dut!'s input list against the port table");
+}
+
+/// Settle a block's combinational logic the way rust-hdl's simulator does after each event.
+fn settle<B: Block>(x: &mut B) {
+    assert!(simulate(x, 1000), "the block's logic did not settle (a combinational loop?)");
+}
+
+/// A rust-hdl block as a [`CycleModel`], stepped directly (no simulator threads, so it can
+/// stand wherever a cycle model stands: an [`EnginePair`](sanswitch_model::engine_pair)'s
+/// engine, beside its model in [`RhChecked`]). Inputs are applied and the logic settled
+/// before the outputs are read, then the clock rises and falls, as in rust-hdl's simulator.
+pub struct RhCycle<B: RhDut> {
+    uut: std::cell::RefCell<B>,
+}
+
+impl<B: RhDut> RhCycle<B> {
+    pub fn new(mut uut: B) -> Self {
+        check_inputs::<B>();
+        uut.connect_all();
+        check_all(&uut).expect("the block passes rust-hdl's connection checks");
+        RhCycle { uut: std::cell::RefCell::new(uut) }
+    }
+}
+
+impl<B: RhDut> CycleModel for RhCycle<B> {
+    type In = B::In;
+    type Out = B::Out;
+    fn outputs(&self, i: &B::In) -> B::Out {
+        let mut x = self.uut.borrow_mut();
+        x.set_inputs(i);
+        settle(&mut *x);
+        outputs(&*x)
+    }
+    fn clock(&mut self, i: &B::In) {
+        let x = self.uut.get_mut();
+        x.set_inputs(i);
+        settle(x);
+        for level in [true, false] {
+            x.clock_in().next = Clock::from(level);
+            settle(x);
+        }
+    }
+}
+
+/// A model and its rust-hdl block in lockstep, as one [`CycleModel`] (the model's outputs
+/// are the ones returned): every cycle's outputs compared, the first difference a panic that
+/// names the cycle and each port that differs. Both are reset for one cycle at the start.
+pub struct RhChecked<M: CycleModel, B: RhDut<In = M::In, Out = M::Out>> {
+    pub model: M,
+    pub uut: RhCycle<B>,
+    /// Cycles compared.
+    pub cycles: std::cell::Cell<u64>,
+    /// What to say about the model's state in a mismatch's report.
+    pub describe: Option<fn(&M) -> String>,
+}
+
+impl<M: CycleModel, B: RhDut<In = M::In, Out = M::Out>> RhChecked<M, B> {
+    pub fn new(mut model: M, uut: B) -> Self {
+        let mut uut = RhCycle::new(uut);
+        let mut reset = <M::In as Default>::default();
+        if let Some(k) = <M::In as Ports>::PORTS.iter().position(|p| p.name == "reset") {
+            reset.set(k, 1);
+        }
+        uut.clock(&reset);
+        model.clock(&reset);
+        RhChecked { model, uut, cycles: std::cell::Cell::new(0), describe: None }
+    }
+}
+
+impl<M: CycleModel, B: RhDut<In = M::In, Out = M::Out>> CycleModel for RhChecked<M, B> {
+    type In = M::In;
+    type Out = M::Out;
+    fn outputs(&self, i: &M::In) -> M::Out {
+        let sw = self.model.outputs(i);
+        let hw = self.uut.outputs(i);
+        if hw != sw {
+            let ports = <M::Out as Ports>::PORTS;
+            let diff: Vec<String> = (0..ports.len())
+                .filter(|&k| hw.get(k) != sw.get(k))
+                .map(|k| {
+                    format!("{}: rust-hdl {:#x}, model {:#x}", ports[k].name, hw.get(k), sw.get(k))
+                })
+                .collect();
+            let state = self.describe.map(|d| d(&self.model)).unwrap_or_default();
+            panic!("cycle {}: {}\ninputs {i:?}{state}", self.cycles.get(), diff.join("\n  "));
+        }
+        sw
+    }
+    fn clock(&mut self, i: &M::In) {
+        self.model.clock(i);
+        self.uut.clock(i);
+        self.cycles.set(self.cycles.get() + 1);
+    }
 }
 
 /// One whole clock cycle, as `wait_clock_cycle!` waits it.
@@ -259,4 +363,18 @@ rh_dut!(
     sanswitch_model::blocks::widgets::counter_bank::CounterBankIn,
     sanswitch_model::blocks::widgets::counter_bank::CounterBankOut;
     reset, inc, inc_index, rd_index
+);
+
+rh_dut!(
+    impl<const A: usize> crate::engine::Engine<A>,
+    sanswitch_model::blocks::engine::EngineIn,
+    sanswitch_model::blocks::engine::EngineOut;
+    reset, s_axis_cmd_tvalid, s_axis_cmd_opcode, s_axis_cmd_conn, s_axis_cmd_tag,
+    s_axis_cmd_addr, s_axis_cmd_len, s_axis_cmd_aux, m_axis_cpl_tready, m_axis_dmard_tready,
+    s_axis_dmard_tvalid, s_axis_dmard_tdata, s_axis_dmard_tkeep, s_axis_dmard_tlast,
+    m_axis_dmawr_tready, m_axis_tx_tready, s_axis_rx_tvalid, s_axis_rx_tdata, s_axis_rx_tkeep,
+    s_axis_rx_tlast, s_axis_rx_tuser, s_axis_down_tvalid, s_axis_down_conn, m_axis_down_tready,
+    m_axis_rq_tready, s_axis_rs_tvalid, s_axis_rs_tag, s_axis_rs_status, s_axis_ac_tvalid,
+    s_axis_ac_conn, s_axis_ac_key, s_axis_ac_write, s_axis_ac_addr, s_axis_ac_len,
+    m_axis_ck_tready, cnt_rd_index, fault_nomem
 );

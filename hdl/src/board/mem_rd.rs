@@ -150,7 +150,7 @@ impl Logic for MemRd {
         }
         self.joined.next = ((bit_cast::<128, 64>(self.hi.val()) << 64)
             | bit_cast::<128, 64>(self.lo.val()))
-            >> (bit_cast::<128, 3>(self.o.q.val()) << 3);
+            >> (bit_cast::<8, 3>(self.o.q.val()) << 3);
         self.push.next = false;
         self.push_data.next = self.joined.val().get_bits::<64>(0);
         self.made_next.next = self.made.q.val();

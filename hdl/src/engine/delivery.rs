@@ -149,7 +149,7 @@ impl Logic for Delivery {
         }
         self.cat.next =
             (bit_cast::<128, 64>(self.ram_data.val()) << 64) | bit_cast::<128, 64>(self.lo.q.val());
-        self.shifted.next = self.cat.val() >> (bit_cast::<128, 32>(self.cur.q.val().off & 7) << 3);
+        self.shifted.next = self.cat.val() >> (bit_cast::<8, 32>(self.cur.q.val().off & 7) << 3);
 
         self.jobs.pop.next = false;
         if !self.cur_v.q.val() {
