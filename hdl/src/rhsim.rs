@@ -186,6 +186,8 @@ where
                 i.set(k, 1);
             }
             x.set_inputs(&i);
+            // The outputs that follow the inputs combinationally, as Verilator evaluates them.
+            settle(&mut *x);
             let hw = outputs(&*x);
             let sw = model.outputs(&i);
             if hw != sw {
@@ -377,4 +379,66 @@ rh_dut!(
     m_axis_rq_tready, s_axis_rs_tvalid, s_axis_rs_tag, s_axis_rs_status, s_axis_ac_tvalid,
     s_axis_ac_conn, s_axis_ac_key, s_axis_ac_write, s_axis_ac_addr, s_axis_ac_len,
     m_axis_ck_tready, cnt_rd_index, fault_nomem
+);
+
+rh_dut!(
+    impl<const Q: usize> crate::hostif::HostIf<Q>,
+    sanswitch_model::blocks::hostif::HostIfIn,
+    sanswitch_model::blocks::hostif::HostIfOut;
+    reset, s_axil_awvalid, s_axil_awaddr, s_axil_wvalid, s_axil_wdata, s_axil_bready,
+    s_axil_arvalid, s_axil_araddr, s_axil_rready, m_axis_fetch_tready, s_axis_fetch_tvalid,
+    s_axis_fetch_tdata, s_axis_fetch_tlast, m_axis_cqwr_tready, m_axis_cmd_tready,
+    s_axis_cpl_tvalid, s_axis_cpl_tag, s_axis_cpl_bytes, s_axis_cpl_conn, s_axis_cpl_status,
+    s_axis_cpl_opcode, s_axis_cpl_urgent, s_axis_cpl_eof, cnt_rd_data
+);
+
+rh_dut!(
+    crate::board::Bridge,
+    sanswitch_model::blocks::bridge::BridgeIn,
+    sanswitch_model::blocks::bridge::BridgeOut;
+    reset, s_axis_req_tvalid, s_axis_req_tdata, m_axis_rsp_tready, m0_axil_awready,
+    m0_axil_wready, m0_axil_bvalid, m0_axil_bresp, m0_axil_arready, m0_axil_rvalid,
+    m0_axil_rdata, m0_axil_rresp, m1_axil_awready, m1_axil_wready, m1_axil_bvalid,
+    m1_axil_bresp, m1_axil_arready, m1_axil_rvalid, m1_axil_rdata, m1_axil_rresp, m_mem_ready,
+    s_mem_rvalid, s_mem_rdata
+);
+
+rh_dut!(
+    crate::board::NodeMem,
+    sanswitch_model::blocks::node_mem::NodeMemIn,
+    sanswitch_model::blocks::node_mem::NodeMemOut;
+    reset, s_axis_rdreq_tvalid, s_axis_rdreq_addr, s_axis_rdreq_len, m_axis_rddata_tready,
+    s_axis_wr_tvalid, s_axis_wr_addr, s_axis_wr_tdata, s_axis_wr_tkeep, s_axis_wr_tlast,
+    s_mem_valid, s_mem_write, s_mem_index, s_mem_wdata, s_mem_wmask
+);
+
+rh_dut!(
+    crate::board::SanLoop,
+    sanswitch_model::blocks::san_loop::SanLoopIn,
+    sanswitch_model::blocks::san_loop::SanLoopOut;
+    reset, s_axis_tx0_tvalid, s_axis_tx0_tdata, s_axis_tx0_tkeep, s_axis_tx0_tlast,
+    s_axis_tx0_tuser, s_axis_down0_tvalid, s_axis_down0_conn, m_axis_rx0_tready,
+    m_axis_down0_tready, s_axis_rq0_tvalid, s_axis_rq0_tag, s_axis_rq0_write, s_axis_rq0_conn,
+    s_axis_rq0_raddr, s_axis_rq0_rkey, s_axis_rq0_laddr, s_axis_rq0_len, m_axis_rs0_tready,
+    m_axis_ac0_tready, s_axis_ck0_tvalid, s_axis_ck0_grant, s_axis_ck0_reason, m_mem0_ready,
+    s_mem0_rdata, s_axis_tx1_tvalid, s_axis_tx1_tdata, s_axis_tx1_tkeep, s_axis_tx1_tlast,
+    s_axis_tx1_tuser, s_axis_down1_tvalid, s_axis_down1_conn, m_axis_rx1_tready,
+    m_axis_down1_tready, s_axis_rq1_tvalid, s_axis_rq1_tag, s_axis_rq1_write, s_axis_rq1_conn,
+    s_axis_rq1_raddr, s_axis_rq1_rkey, s_axis_rq1_laddr, s_axis_rq1_len, m_axis_rs1_tready,
+    m_axis_ac1_tready, s_axis_ck1_tvalid, s_axis_ck1_grant, s_axis_ck1_reason, m_mem1_ready,
+    s_mem1_rdata
+);
+
+rh_dut!(
+    impl<const A: usize, const Q: usize> crate::nic::Nic<A, Q>,
+    sanswitch_model::blocks::nic::NicIn,
+    sanswitch_model::blocks::nic::NicOut;
+    reset, s_axil_awvalid, s_axil_awaddr, s_axil_wvalid, s_axil_wdata, s_axil_bready,
+    s_axil_arvalid, s_axil_araddr, s_axil_rready, m_axis_dmard_tready, s_axis_dmard_tvalid,
+    s_axis_dmard_tdata, s_axis_dmard_tkeep, s_axis_dmard_tlast, m_axis_dmawr_tready,
+    m_axis_tx_tready, s_axis_rx_tvalid, s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast,
+    s_axis_rx_tuser, s_axis_down_tvalid, s_axis_down_conn, m_axis_down_tready, m_axis_rq_tready,
+    s_axis_rs_tvalid, s_axis_rs_tag, s_axis_rs_status, s_axis_ac_tvalid, s_axis_ac_conn,
+    s_axis_ac_key, s_axis_ac_write, s_axis_ac_addr, s_axis_ac_len, m_axis_ck_tready,
+    fault_nomem
 );

@@ -80,7 +80,7 @@ pub struct WordCopy {
     dst_grant: Signal<Local, Bit>,
     rdata: Signal<Local, Bits<64>>,
     both: Signal<Local, Bits<128>>,
-    sh: Signal<Local, Bits<128>>,
+    sh: Signal<Local, Bits<8>>,
     made: Signal<Local, Bits<128>>,
     k_index_mask: Param<Bits<16>>,
     k_ff: Param<Bits<8>>,
@@ -168,7 +168,7 @@ impl Logic for WordCopy {
         }
         self.both.next =
             (bit_cast::<128, 64>(self.rdata.val()) << 64) | bit_cast::<128, 64>(self.prev.q.val());
-        self.sh.next = bit_cast::<128, 3>(self.shift.q.val()) << 3;
+        self.sh.next = bit_cast::<8, 3>(self.shift.q.val()) << 3;
         self.made.next = self.both.val() >> self.sh.val();
         self.done.next = false;
         if self.active.q.val() {
