@@ -65,13 +65,7 @@ fn run(read: bool, seed: u64, connections: usize, sends: usize, max_size: usize)
             sends_outstanding: p.queue_depth as usize,
             recvs_outstanding: p.queue_depth as usize - 1,
             recv_max: 4 * max_size,
-            endpoint: Config {
-                send_bufs: p.send_bufs as u16,
-                recv_bufs: p.recv_bufs as u16,
-                buf_size: p.buf_size,
-                rdma_threshold: p.rdma_threshold,
-                ..Config::default()
-            },
+            endpoint: Config::for_engine(&p),
             ..Workload::default()
         };
         let s = run_on(&w, &mut pair, &mut |_, _| {}, &mut |_, _, _| {});

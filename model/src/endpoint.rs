@@ -76,6 +76,19 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The sans-IO endpoint an engine built with `p` stands for: the same control buffers
+    /// (count and size) and the same zero-copy threshold, the rest the defaults. The
+    /// differential tests run the endpoint pair with it as the engines' reference.
+    pub fn for_engine(p: &crate::params::EngineParams) -> Config {
+        Config {
+            send_bufs: p.send_bufs as u16,
+            recv_bufs: p.recv_bufs as u16,
+            buf_size: p.buf_size,
+            rdma_threshold: p.rdma_threshold,
+            ..Config::default()
+        }
+    }
+
     /// Check the parameters; the endpoint is only built from a valid configuration.
     pub fn validate(&self) -> Result<(), String> {
         if self.recv_bufs < MIN_POSTED {

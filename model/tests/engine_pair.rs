@@ -18,14 +18,11 @@ fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workl
         recvs_outstanding: p.queue_depth as usize - 1,
         recv_max: 4096,
         endpoint: Config {
-            send_bufs: p.send_bufs as u16,
-            recv_bufs: p.recv_bufs as u16,
-            buf_size: p.buf_size,
             // The sans-IO reference sends everything by copy; the engines offer sends above
             // their 16 KiB threshold zero-copy, and with receives of at most 4 KiB each one
             // falls back to SendByCopy: the same bytes and statuses either way.
             rdma_threshold: u32::MAX,
-            ..Config::default()
+            ..Config::for_engine(p)
         },
         ..Workload::default()
     }

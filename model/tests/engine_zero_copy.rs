@@ -26,13 +26,7 @@ fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workl
         recvs_outstanding: p.queue_depth as usize - 1,
         // Receives large enough that most large sends land in them zero-copy.
         recv_max: 256 * 1024,
-        endpoint: Config {
-            send_bufs: p.send_bufs as u16,
-            recv_bufs: p.recv_bufs as u16,
-            buf_size: p.buf_size,
-            rdma_threshold: p.rdma_threshold,
-            ..Config::default()
-        },
+        endpoint: Config::for_engine(p),
         ..Workload::default()
     }
 }

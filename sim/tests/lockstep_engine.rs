@@ -53,13 +53,7 @@ fn workload(seed: u64, p: &EngineParams, sends: usize, max_size: usize) -> Workl
         // Receives large enough that many large sends land in them zero-copy; the rest
         // fall back to the copy path.
         recv_max: 96 * 1024,
-        endpoint: Config {
-            send_bufs: p.send_bufs as u16,
-            recv_bufs: p.recv_bufs as u16,
-            buf_size: p.buf_size,
-            rdma_threshold: p.rdma_threshold,
-            ..Config::default()
-        },
+        endpoint: Config::for_engine(p),
         ..Workload::default()
     }
 }
