@@ -7,10 +7,8 @@
 //! which [`rh_dut!`] writes from the list of input names (the one thing Rust cannot look up
 //! by name at run time).
 
-use std::sync::{Arc, Mutex};
-
 use rust_hdl::prelude::*;
-use sanswitch_model::ports::{CycleModel, PortInfo, Ports, Stimulus};
+use sanswitch_model::ports::{CycleModel, PortInfo, Ports, Stimulus, reset_inputs};
 
 /// A rust-hdl block whose top-level signals are its model's ports.
 pub trait RhDut: Block + Send + 'static {
@@ -23,8 +21,6 @@ pub trait RhDut: Block + Send + 'static {
     fn set_inputs(&mut self, i: &Self::In);
     /// The clock input.
     fn clock_in(&mut self) -> &mut Signal<In, Clock>;
-    /// The clock is high.
-    fn clock_high(&self) -> bool;
 }
 
 /// A port value as a rust-hdl signal value.
@@ -65,9 +61,6 @@ macro_rules! rh_dut {
                 rust_hdl::prelude::Clock,
             > {
                 &mut self.clock
-            }
-            fn clock_high(&self) -> bool {
-                self.clock.val().clk
             }
         }
     };
@@ -142,70 +135,36 @@ where
 pub fn lockstep_with_resets<B, M, S>(
     uut: B,
     model: M,
-    stim: S,
+    mut stim: S,
     cycles: u64,
     one_in: u64,
 ) -> Result<S, String>
 where
     B: RhDut,
-    M: CycleModel<In = B::In, Out = B::Out> + Send + 'static,
-    S: Stimulus<B::In, B::Out> + Send + 'static,
+    M: CycleModel<In = B::In, Out = B::Out>,
+    S: Stimulus<B::In, B::Out>,
 {
-    check_inputs::<B>();
     let reset_port = <B::In as Ports>::PORTS.iter().position(|p| p.name == "reset");
-    let mut uut = uut;
-    uut.connect_all();
-    let mut sim = Simulation::new();
-    sim.add_clock(5, |x: &mut Box<B>| {
-        let c = x.clock_in();
-        c.next = !c.val();
-    });
-    let result: Arc<Mutex<Option<Result<S, String>>>> = Arc::new(Mutex::new(None));
-    let res = result.clone();
-    let parts = Arc::new(Mutex::new(Some((model, stim))));
-    sim.add_testbench(move |mut sim: Sim<B>| {
-        let mut x = sim.init()?;
-        let (mut model, mut stim) = parts.lock().unwrap().take().expect("one testbench run");
-        let mut reset = <B::In as Default>::default();
-        if let Some(k) = reset_port {
-            reset.set(k, 1);
+    let mut checked = RhChecked::new(model, uut);
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..cycles {
+        let mut i = stim.next();
+        // xorshift64: the same resets every run.
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let forced = one_in > 0 && rng % one_in == 0 && reset_port.is_some();
+        if let (true, Some(k)) = (forced, reset_port) {
+            i.set(k, 1);
         }
-        x.set_inputs(&reset);
-        x = one_cycle(&mut sim, x)?;
-        model.clock(&reset);
-        let mut out = Ok(());
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        for cycle in 0..cycles {
-            let mut i = stim.next();
-            // xorshift64: the same resets every run.
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let forced = one_in > 0 && rng % one_in == 0 && reset_port.is_some();
-            if let (true, Some(k)) = (forced, reset_port) {
-                i.set(k, 1);
-            }
-            x.set_inputs(&i);
-            // The outputs that follow the inputs combinationally, as Verilator evaluates them.
-            settle(&mut *x);
-            let hw = outputs(&*x);
-            let sw = model.outputs(&i);
-            if hw != sw {
-                out = Err(format!("cycle {cycle}: rust-hdl {hw:?}\nmodel {sw:?}"));
-                break;
-            }
-            x = one_cycle(&mut sim, x)?;
-            model.clock(&i);
-            stim.observe(&i, &sw);
-            if forced {
-                stim.reset();
-            }
+        let sw = checked.try_outputs(&i)?;
+        checked.clock(&i);
+        stim.observe(&i, &sw);
+        if forced {
+            stim.reset();
         }
-        *res.lock().unwrap() = Some(out.map(|_| stim));
-        sim.done(x)
-    });
-    sim.run(Box::new(uut), (cycles + 4) * 10 + 100).map_err(|e| format!("{e:?}"))?;
-    result.lock().expect("testbench finished").take().unwrap_or(Err("not run".into()))
+    }
+    Ok(stim)
 }
 
 /// Panics unless the block drives exactly its input port table's ports (besides the clock).
@@ -271,13 +230,29 @@ pub struct RhChecked<M: CycleModel, B: RhDut<In = M::In, Out = M::Out>> {
 impl<M: CycleModel, B: RhDut<In = M::In, Out = M::Out>> RhChecked<M, B> {
     pub fn new(mut model: M, uut: B) -> Self {
         let mut uut = RhCycle::new(uut);
-        let mut reset = <M::In as Default>::default();
-        if let Some(k) = <M::In as Ports>::PORTS.iter().position(|p| p.name == "reset") {
-            reset.set(k, 1);
-        }
+        let reset = reset_inputs::<M::In>();
         uut.clock(&reset);
         model.clock(&reset);
         RhChecked { model, uut, cycles: std::cell::Cell::new(0), describe: None }
+    }
+
+    /// The model's outputs for this cycle's inputs, or the mismatch: the cycle and each port
+    /// that differs, with both values (and the model's state, when `describe` says it).
+    pub fn try_outputs(&self, i: &M::In) -> Result<M::Out, String> {
+        let sw = self.model.outputs(i);
+        let hw = self.uut.outputs(i);
+        if hw == sw {
+            return Ok(sw);
+        }
+        let ports = <M::Out as Ports>::PORTS;
+        let diff: Vec<String> = (0..ports.len())
+            .filter(|&k| hw.get(k) != sw.get(k))
+            .map(|k| {
+                format!("{}: rust-hdl {:#x}, model {:#x}", ports[k].name, hw.get(k), sw.get(k))
+            })
+            .collect();
+        let state = self.describe.map(|d| d(&self.model)).unwrap_or_default();
+        Err(format!("cycle {}: {}\ninputs {i:?}{state}", self.cycles.get(), diff.join("\n  ")))
     }
 }
 
@@ -285,36 +260,12 @@ impl<M: CycleModel, B: RhDut<In = M::In, Out = M::Out>> CycleModel for RhChecked
     type In = M::In;
     type Out = M::Out;
     fn outputs(&self, i: &M::In) -> M::Out {
-        let sw = self.model.outputs(i);
-        let hw = self.uut.outputs(i);
-        if hw != sw {
-            let ports = <M::Out as Ports>::PORTS;
-            let diff: Vec<String> = (0..ports.len())
-                .filter(|&k| hw.get(k) != sw.get(k))
-                .map(|k| {
-                    format!("{}: rust-hdl {:#x}, model {:#x}", ports[k].name, hw.get(k), sw.get(k))
-                })
-                .collect();
-            let state = self.describe.map(|d| d(&self.model)).unwrap_or_default();
-            panic!("cycle {}: {}\ninputs {i:?}{state}", self.cycles.get(), diff.join("\n  "));
-        }
-        sw
+        self.try_outputs(i).unwrap_or_else(|e| panic!("{e}"))
     }
     fn clock(&mut self, i: &M::In) {
         self.model.clock(i);
         self.uut.clock(i);
         self.cycles.set(self.cycles.get() + 1);
-    }
-}
-
-/// One whole clock cycle, as `wait_clock_cycle!` waits it.
-fn one_cycle<B: RhDut>(sim: &mut Sim<B>, x: Box<B>) -> Result<Box<B>, SimError> {
-    if x.clock_high() {
-        let x = sim.watch(|x| !x.clock_high(), x)?;
-        sim.watch(|x| x.clock_high(), x)
-    } else {
-        let x = sim.watch(|x| x.clock_high(), x)?;
-        sim.watch(|x| !x.clock_high(), x)
     }
 }
 

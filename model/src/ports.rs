@@ -36,6 +36,16 @@ pub trait Ports: Clone + Default + Debug + PartialEq {
     }
 }
 
+/// The inputs of a reset cycle: `reset` high (when `I` has such a port), every other input
+/// zero. Every lockstep harness starts a run with one.
+pub fn reset_inputs<I: Ports>() -> I {
+    let mut i = I::default();
+    if let Some(k) = I::PORTS.iter().position(|p| p.name == "reset") {
+        i.set(k, 1);
+    }
+    i
+}
+
 /// A cycle-accurate model of a block.
 ///
 /// Cycle `t` is the time between clock edges `t` and `t + 1`. During it the block sees inputs

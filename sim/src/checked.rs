@@ -9,9 +9,9 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use sanswitch_model::ports::{CycleModel, Ports};
+use sanswitch_model::ports::{CycleModel, Ports, reset_inputs};
 
-use crate::{Dut, Mismatch, first_difference, replay_vcd, reset_inputs};
+use crate::{Dut, Mismatch, first_difference, replay_vcd};
 
 /// Renders the model's state for a mismatch report.
 pub type Describe<M> = Box<dyn Fn(&M) -> String>;

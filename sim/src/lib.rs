@@ -45,7 +45,7 @@ use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
 use sanswitch_model::blocks::san_loop::{SanLoopIn, SanLoopOut};
 use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut};
 pub use sanswitch_model::ports::Stimulus;
-use sanswitch_model::ports::{CycleModel, Ports};
+use sanswitch_model::ports::{CycleModel, Ports, reset_inputs};
 
 /// A simulated block driven through port structs.
 pub trait Dut {
@@ -493,14 +493,6 @@ pub struct LockstepReport {
 /// Index of the `reset` port in the port table of `I`.
 fn reset_port<I: Ports>() -> Option<usize> {
     I::PORTS.iter().position(|p| p.name == "reset")
-}
-
-fn reset_inputs<I: Ports>() -> I {
-    let mut i = I::default();
-    if let Some(k) = reset_port::<I>() {
-        i.set(k, 1);
-    }
-    i
 }
 
 fn first_difference<O: Ports>(hw: &O, sw: &O) -> Option<(usize, Vec<&'static str>)> {
