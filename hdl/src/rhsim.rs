@@ -2,7 +2,8 @@
 //! lockstep check runs there as in Verilator (short runs: rust-hdl simulates a few thousand
 //! cycles per second).
 //!
-//! One generic driver, [`lockstep`], serves every block: outputs are read by name from the
+//! One generic driver, [`lockstep`] (over [`RhChecked`], which also stands as a
+//! [`CycleModel`] inside a larger closed loop), serves every block: outputs are read by name from the
 //! port table with rust-hdl's probe visitor, inputs are written by [`RhDut::set_inputs`],
 //! which [`rh_dut!`] writes from the list of input names (the one thing Rust cannot look up
 //! by name at run time).
@@ -116,14 +117,15 @@ pub fn outputs<B: RhDut>(x: &B) -> B::Out {
     <B::Out as Ports>::from_raw(&raw)
 }
 
-/// Run `uut` in rust-hdl's simulator beside `model` for `cycles` cycles of `stim`, from a
-/// reset cycle, comparing every output every cycle. Returns the stimulus (for its
-/// statistics) or the first mismatch.
+/// Run `uut` (stepped as rust-hdl's simulator steps it, through [`RhChecked`]) beside
+/// `model` for `cycles` cycles of `stim`, from a reset cycle, comparing every output every
+/// cycle. Returns the stimulus (for its statistics) or the first mismatch: its cycle and
+/// each differing port with both values.
 pub fn lockstep<B, M, S>(uut: B, model: M, stim: S, cycles: u64) -> Result<S, String>
 where
     B: RhDut,
-    M: CycleModel<In = B::In, Out = B::Out> + Send + 'static,
-    S: Stimulus<B::In, B::Out> + Send + 'static,
+    M: CycleModel<In = B::In, Out = B::Out>,
+    S: Stimulus<B::In, B::Out>,
 {
     lockstep_with_resets(uut, model, stim, cycles, 0)
 }
