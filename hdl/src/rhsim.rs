@@ -9,7 +9,7 @@
 //! by name at run time).
 
 use rust_hdl::prelude::*;
-use sanswitch_model::ports::{CycleModel, PortInfo, Ports, Stimulus, reset_inputs};
+use sanswitch_model::ports::{CycleModel, PortInfo, Ports, Stimulus, reset_inputs, reset_port};
 
 /// A rust-hdl block whose top-level signals are its model's ports.
 pub trait RhDut: Block + Send + 'static {
@@ -146,7 +146,7 @@ where
     M: CycleModel<In = B::In, Out = B::Out>,
     S: Stimulus<B::In, B::Out>,
 {
-    let reset_port = <B::In as Ports>::PORTS.iter().position(|p| p.name == "reset");
+    let reset_port = reset_port::<B::In>();
     let mut checked = RhChecked::new(model, uut);
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..cycles {

@@ -40,10 +40,15 @@ pub trait Ports: Clone + Default + Debug + PartialEq {
 /// zero. Every lockstep harness starts a run with one.
 pub fn reset_inputs<I: Ports>() -> I {
     let mut i = I::default();
-    if let Some(k) = I::PORTS.iter().position(|p| p.name == "reset") {
+    if let Some(k) = reset_port::<I>() {
         i.set(k, 1);
     }
     i
+}
+
+/// Index of the `reset` port in the port table of `I`, if it has one.
+pub fn reset_port<I: Ports>() -> Option<usize> {
+    I::PORTS.iter().position(|p| p.name == "reset")
 }
 
 /// A cycle-accurate model of a block.

@@ -45,7 +45,7 @@ use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
 use sanswitch_model::blocks::san_loop::{SanLoopIn, SanLoopOut};
 use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut};
 pub use sanswitch_model::ports::Stimulus;
-use sanswitch_model::ports::{CycleModel, Ports, reset_inputs};
+use sanswitch_model::ports::{CycleModel, Ports, reset_inputs, reset_port};
 
 /// A simulated block driven through port structs.
 pub trait Dut {
@@ -488,11 +488,6 @@ pub struct LockstepReport {
     pub cycles: u64,
     /// Resets applied by the harness (besides the first).
     pub resets: u64,
-}
-
-/// Index of the `reset` port in the port table of `I`.
-fn reset_port<I: Ports>() -> Option<usize> {
-    I::PORTS.iter().position(|p| p.name == "reset")
 }
 
 fn first_difference<O: Ports>(hw: &O, sw: &O) -> Option<(usize, Vec<&'static str>)> {
