@@ -314,6 +314,13 @@ rh_dut!(
 );
 
 rh_dut!(
+    crate::widgets::LutFifo<Bits<16>>,
+    sanswitch_model::blocks::widgets::fifo::FifoIn,
+    sanswitch_model::blocks::widgets::fifo::FifoOut;
+    reset, push, push_data, pop
+);
+
+rh_dut!(
     crate::widgets::CounterBank,
     sanswitch_model::blocks::widgets::counter_bank::CounterBankIn,
     sanswitch_model::blocks::widgets::counter_bank::CounterBankOut;

@@ -5,7 +5,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::Bits;
 use sanswitch_hdl::rhsim;
-use sanswitch_hdl::widgets::{CounterBank, Fifo, SkidBuffer};
+use sanswitch_hdl::widgets::{CounterBank, Fifo, LutFifo, SkidBuffer};
 use sanswitch_model::blocks::widgets::counter_bank::{CounterBankIn, CounterBankOut};
 use sanswitch_model::blocks::widgets::fifo::{FifoIn, FifoOut};
 use sanswitch_model::blocks::widgets::skid::{SkidIn, SkidOut};
@@ -69,14 +69,21 @@ fn skid_buffer_matches_its_model() {
 
 /// Random FIFO inputs that follow the user's rule (push only while `can_push`, pop only while
 /// `valid`: registered outputs, so a shadow model tells them before the cycle), with bursts
-/// of mostly-push and mostly-pop so the ring fills, empties and wraps.
+/// of mostly-push and mostly-pop (long enough, at a net half an entry a cycle, to fill the
+/// deepest FIFO) so the ring fills, empties and wraps.
 struct FifoStim(ChaCha8Rng, model::Fifo<u16>, u64);
+
+impl FifoStim {
+    fn new(seed: u64, depth: usize) -> Self {
+        FifoStim(ChaCha8Rng::seed_from_u64(seed), model::Fifo::new(depth), 0)
+    }
+}
 
 impl Stimulus<FifoIn, FifoOut> for FifoStim {
     fn next(&mut self) -> FifoIn {
         let (r, shadow) = (&mut self.0, &mut self.1);
         self.2 += 1;
-        let filling = (self.2 / 37) % 2 == 0;
+        let filling = (self.2 / 80) % 2 == 0;
         let mut i = FifoIn {
             reset: r.gen_bool(0.005),
             push: r.gen_bool(if filling { 0.8 } else { 0.3 }),
@@ -94,7 +101,7 @@ impl Stimulus<FifoIn, FifoOut> for FifoStim {
 #[test]
 fn fifo_matches_its_model_at_every_depth() {
     for depth in [1, 2, 3, 4, 5, 16] {
-        let stim = FifoStim(ChaCha8Rng::seed_from_u64(depth as u64), model::Fifo::new(depth), 0);
+        let stim = FifoStim::new(depth as u64, depth);
         rhsim::lockstep(Fifo::<Bits<16>>::new(depth), model::Fifo::<u16>::new(depth), stim, 3000)
             .unwrap_or_else(|e| panic!("depth {depth}: {e}"));
     }
@@ -102,8 +109,29 @@ fn fifo_matches_its_model_at_every_depth() {
 
 #[test]
 fn a_fifo_one_entry_short_is_caught() {
-    let stim = FifoStim(ChaCha8Rng::seed_from_u64(9), model::Fifo::new(4), 0);
+    let stim = FifoStim::new(9, 4);
     let e = rhsim::lockstep(Fifo::<Bits<16>>::new(3), model::Fifo::<u16>::new(4), stim, 500)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.contains("can_push"), "{e}");
+}
+
+#[test]
+fn lut_fifo_matches_its_model_at_every_depth() {
+    // Every output every cycle, the head while empty included (the RAM word at the read
+    // pointer); 32 is the RAM's own depth, where the pointers wrap with the ring full.
+    for depth in [1, 2, 3, 4, 5, 16, 31, 32] {
+        let stim = FifoStim::new(depth as u64, depth);
+        let dut = LutFifo::<Bits<16>>::new(depth);
+        rhsim::lockstep(dut, model::LutFifo::<u16>::new(depth), stim, 3000)
+            .unwrap_or_else(|e| panic!("depth {depth}: {e}"));
+    }
+}
+
+#[test]
+fn a_lut_fifo_one_entry_short_is_caught() {
+    let stim = FifoStim::new(9, 4);
+    let e = rhsim::lockstep(LutFifo::<Bits<16>>::new(3), model::LutFifo::<u16>::new(4), stim, 500)
         .map(|_| ())
         .unwrap_err();
     assert!(e.contains("can_push"), "{e}");

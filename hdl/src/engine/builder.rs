@@ -15,7 +15,7 @@
 use rust_hdl::prelude::*;
 
 use super::records::{SentRec, TxJob};
-use crate::widgets::Fifo;
+use crate::widgets::LutFifo;
 
 #[derive(LogicBlock)]
 pub struct Builder {
@@ -42,8 +42,8 @@ pub struct Builder {
     pub rdd_keep: Signal<In, Bits<8>>,
     pub rdd_last: Signal<In, Bit>,
     pub rdd_ready: Signal<Out, Bit>,
-    jobs: Fifo<TxJob>,
-    sents: Fifo<SentRec>,
+    jobs: LutFifo<TxJob>,
+    sents: LutFifo<SentRec>,
     cur_v: DFF<Bit>,
     cur: DFF<TxJob>,
     k: DFF<Bits<3>>,
@@ -92,8 +92,8 @@ impl Default for Builder {
             rdd_keep: Default::default(),
             rdd_last: Default::default(),
             rdd_ready: Default::default(),
-            jobs: Fifo::new(sanswitch_model::blocks::engine::JOB_FIFO),
-            sents: Fifo::new(sanswitch_model::blocks::engine::SENT_FIFO),
+            jobs: LutFifo::new(sanswitch_model::blocks::engine::JOB_FIFO),
+            sents: LutFifo::new(sanswitch_model::blocks::engine::SENT_FIFO),
             cur_v: Default::default(),
             cur: Default::default(),
             k: Default::default(),

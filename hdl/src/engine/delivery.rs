@@ -18,7 +18,7 @@ use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 use super::records::DlvJob;
-use crate::widgets::{Fifo, Param, param};
+use crate::widgets::{LutFifo, Param, param};
 
 #[derive(LogicBlock, Default)]
 pub struct Delivery {
@@ -38,8 +38,8 @@ pub struct Delivery {
     pub wr_data: Signal<Out, Bits<64>>,
     pub wr_keep: Signal<Out, Bits<8>>,
     pub wr_last: Signal<Out, Bit>,
-    jobs: Fifo<DlvJob>,
-    dones: Fifo<DlvJob>,
+    jobs: LutFifo<DlvJob>,
+    dones: LutFifo<DlvJob>,
     cur_v: DFF<Bit>,
     cur: DFF<DlvJob>,
     k: DFF<Bits<32>>,
@@ -75,8 +75,8 @@ impl Delivery {
         let buf_shift = p.buf_words().trailing_zeros() as u64;
         let conn_shift = buf_shift + p.recv_slots().trailing_zeros() as u64;
         Delivery {
-            jobs: Fifo::new(sanswitch_model::blocks::engine::DLV_FIFO),
-            dones: Fifo::new(sanswitch_model::blocks::engine::DONE_FIFO),
+            jobs: LutFifo::new(sanswitch_model::blocks::engine::DLV_FIFO),
+            dones: LutFifo::new(sanswitch_model::blocks::engine::DONE_FIFO),
             k_conn_shift: param(conn_shift),
             k_buf_shift: param(buf_shift),
             k_ones8: param(0xFF),

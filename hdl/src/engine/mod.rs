@@ -35,7 +35,7 @@ pub use rx_buffers::RxBuffers;
 use crate::parser::ControlParser;
 use crate::pool::PoolManager;
 use crate::sequencer::Sequencer;
-use crate::widgets::{Fifo, Param, param};
+use crate::widgets::{Fifo, LutFifo, Param, param};
 use records::{CmdRec, CplRec, HdrRec, PoolResp, SeqRsp, XferRec};
 
 /// The engine; `A` is the pool manager's state-RAM address width.
@@ -123,8 +123,8 @@ pub struct Engine<const A: usize> {
     pub m_axis_ck_reason: Signal<Out, Bits<3>>,
     pub cnt_rd_data: Signal<Out, Bits<32>>,
 
-    cmdq: Fifo<CmdRec>,
-    cplq: Fifo<CplRec>,
+    cmdq: LutFifo<CmdRec>,
+    cplq: LutFifo<CplRec>,
     down_in: Fifo<Bits<8>>,
     down_out: Fifo<Bits<8>>,
     admit: RxAdmit,
@@ -145,6 +145,7 @@ pub struct Engine<const A: usize> {
     hdr_rec: Signal<Local, HdrRec>,
     resp_rec: Signal<Local, PoolResp>,
     cpl_head: Signal<Local, CplRec>,
+    k_no_cpl: Param<CplRec>,
     rsp_rec: Signal<Local, SeqRsp>,
     xfer_rec: Signal<Local, XferRec>,
 }
@@ -153,8 +154,8 @@ impl<const A: usize> Engine<A> {
     pub fn new(p: &EngineParams) -> Self {
         p.validate().expect("valid engine parameters");
         Engine {
-            cmdq: Fifo::new(sanswitch_model::blocks::engine::CMD_FIFO),
-            cplq: Fifo::new(sanswitch_model::blocks::engine::CPL_FIFO),
+            cmdq: LutFifo::new(sanswitch_model::blocks::engine::CMD_FIFO),
+            cplq: LutFifo::new(sanswitch_model::blocks::engine::CPL_FIFO),
             down_in: Fifo::new(2),
             down_out: Fifo::new(2),
             admit: RxAdmit::new(p),
@@ -274,7 +275,12 @@ impl<const A: usize> Logic for Engine<A> {
         self.cplq.push.next = self.ctl.cpl_push.val();
         self.cplq.push_data.next = self.ctl.cpl.val();
         self.cplq.pop.next = self.m_axis_cpl_tready.val() & self.cplq.valid.val();
-        self.cpl_head.next = self.cplq.head.val();
+        // The port shows zero while empty, as the model's does (the LUT-RAM FIFO's head is
+        // the RAM word at its read pointer).
+        self.cpl_head.next = self.k_no_cpl.val();
+        if self.cplq.valid.val() {
+            self.cpl_head.next = self.cplq.head.val();
+        }
         self.m_axis_cpl_tvalid.next = self.cplq.valid.val();
         self.m_axis_cpl_tag.next = self.cpl_head.val().tag;
         self.m_axis_cpl_bytes.next = self.cpl_head.val().bytes;

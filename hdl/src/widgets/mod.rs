@@ -6,13 +6,15 @@
 //! - [`CounterBank`]: up to 32 event counters in LUT RAM behind one narrow read port;
 //! - [`LutRam`]: distributed RAM with an asynchronous read port, the storage of tables;
 //! - [`ConnRam`]: a [`LutRam`] word per connection, swept clear after reset;
-//! - [`Fifo`]: a shallow first-word-fall-through FIFO (a shift register);
+//! - [`Fifo`]: a shallow first-word-fall-through FIFO (a ring of registers), for narrow entries;
+//! - [`LutFifo`]: the same FIFO in LUT RAM, for wide records;
 //! - [`Ram`]: a RAM whose depth is a run-time parameter, LUT or block RAM;
 //! - [`Param`]: a constant with a default, so blocks can derive `Default`.
 
 pub mod conn_ram;
 pub mod counter_bank;
 pub mod fifo;
+pub mod lut_fifo;
 pub mod lutram;
 pub mod param;
 pub mod ram;
@@ -21,6 +23,7 @@ pub mod skid;
 pub use conn_ram::ConnRam;
 pub use counter_bank::CounterBank;
 pub use fifo::Fifo;
+pub use lut_fifo::LutFifo;
 pub use lutram::LutRam;
 pub use param::{Param, param, wsa};
 pub use ram::Ram;

@@ -3,8 +3,10 @@
 
 pub mod counter_bank;
 pub mod fifo;
+pub mod lut_fifo;
 pub mod skid;
 
 pub use counter_bank::CounterBank;
 pub use fifo::Fifo;
+pub use lut_fifo::LutFifo;
 pub use skid::Skid;
