@@ -134,6 +134,7 @@ pub fn area(m: &mut Map<String, Value>, prefix: &str, s: &Option<SynthStats>) {
     m.insert(format!("{prefix}.logic_levels"), json!(s.as_ref().map(|s| s.logic_levels)));
     m.insert(format!("{prefix}.bram"), json!(s.as_ref().map(|s| s.bram)));
     m.insert(format!("{prefix}.lutram"), json!(s.as_ref().map(|s| s.lutram)));
+    m.insert(format!("{prefix}.lut_sites"), json!(s.as_ref().map(|s| s.lut_sites)));
 }
 
 /// The pool manager's and the sequencer's figures, as flat JSON keys.

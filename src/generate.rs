@@ -85,6 +85,8 @@ pub struct Area {
     pub carry4: u64,
     pub muxf: u64,
     pub lutram: u64,
+    /// `luts` plus the LUTs the LUT-RAM cells occupy (Vivado's "Slice LUTs").
+    pub lut_sites: u64,
     /// In RAMB36 units.
     pub bram: f64,
     pub dsp: u64,
@@ -102,6 +104,7 @@ impl From<SynthStats> for Area {
             carry4: s.carry4,
             muxf: s.muxf,
             lutram: s.lutram,
+            lut_sites: s.lut_sites,
             bram: s.bram,
             dsp: s.dsp,
             lut_levels: s.lut_levels,
@@ -354,21 +357,30 @@ pub fn markdown(r: &Report) -> String {
          Validate: rust-hdl's `yosys_validate` (hierarchy, processes, no latches, no implicit \
          or undriven nets). Area and depth: Yosys `synth_xilinx -flatten -family xc7`; LUT \
          levels are the most LUTs on a path between registers or ports, logic levels also \
-         count CARRY4 and MUXF7/8.\n"
+         count CARRY4 and MUXF7/8. LUT sites are the logic LUTs, the inverters left as \
+         `INV` cells (a LUT1 each) and the LUTs the LUT-RAM cells occupy (a RAM32M four), as \
+         Vivado's \"Slice LUTs\" counts them.\n"
     );
     let _ = writeln!(
         o,
-        "| block | file | lines | lint | yosys validate | LUTs | FFs | CARRY4 | BRAM (36k) | \
-         LUT levels | logic levels |"
+        "| block | file | lines | lint | yosys validate | LUTs | LUT RAM cells | LUT sites | FFs | \
+         CARRY4 | BRAM (36k) | LUT levels | logic levels |"
     );
-    let _ = writeln!(o, "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(o, "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for b in &r.blocks {
         let area = match &b.synth {
             Some(a) => format!(
-                "{} | {} | {} | {} | {} | {}",
-                a.luts, a.ffs, a.carry4, a.bram, a.lut_levels, a.logic_levels
+                "{} | {} | {} | {} | {} | {} | {} | {}",
+                a.luts,
+                a.lutram,
+                a.lut_sites,
+                a.ffs,
+                a.carry4,
+                a.bram,
+                a.lut_levels,
+                a.logic_levels
             ),
-            None => "- | - | - | - | - | -".into(),
+            None => "- | - | - | - | - | - | - | -".into(),
         };
         let _ = writeln!(
             o,
@@ -445,8 +457,16 @@ pub fn summary(dir: &Path, r: &Report) -> String {
             (Some(a), _) => {
                 let _ = write!(
                     line,
-                    "; {} LUTs, {} FFs, {} CARRY4, {} BRAM, {} LUT levels ({} logic levels)",
-                    a.luts, a.ffs, a.carry4, a.bram, a.lut_levels, a.logic_levels
+                    "; {} LUTs and {} LUT-RAM cells ({} LUT sites), {} FFs, {} CARRY4, {} BRAM, \
+                     {} LUT levels ({} logic levels)",
+                    a.luts,
+                    a.lutram,
+                    a.lut_sites,
+                    a.ffs,
+                    a.carry4,
+                    a.bram,
+                    a.lut_levels,
+                    a.logic_levels
                 );
             }
             (None, Some(n)) => {

@@ -62,7 +62,8 @@ pub struct Fit {
 impl Fit {
     pub fn of(a: &Area) -> Fit {
         let pct = |n: f64, of: f64| (1000.0 * n / of).round() / 10.0;
-        let luts_pct = pct(a.luts as f64, part::LUTS as f64);
+        // The part's LUTs hold logic and distributed RAM alike: its share is of LUT sites.
+        let luts_pct = pct(a.lut_sites as f64, part::LUTS as f64);
         Fit {
             luts_pct,
             ffs_pct: pct(a.ffs as f64, part::FFS as f64),
@@ -70,7 +71,7 @@ impl Fit {
             dsp_pct: pct(a.dsp as f64, part::DSP as f64),
             budget_luts_pct: part::BUDGET_LUT_PCT,
             budget_bram36: part::BUDGET_BRAM36,
-            fits: 100.0 * a.luts as f64 <= part::BUDGET_LUT_PCT * part::LUTS as f64
+            fits: 100.0 * a.lut_sites as f64 <= part::BUDGET_LUT_PCT * part::LUTS as f64
                 && a.bram <= part::BUDGET_BRAM36,
         }
     }
@@ -170,9 +171,11 @@ fn synth_failed(note: &Option<String>) -> bool {
 /// The fit, one line.
 fn fit_line(a: &Area, f: &Fit) -> String {
     format!(
-        "{} LUTs ({}% of {}), {} FFs ({}%), {} BRAM36 ({}%), {} DSP ({}%); budget {}% of the \
+        "{} LUTs and {} LUT-RAM cells: {} LUT sites ({}% of {}), {} FFs ({}%), {} BRAM36 ({}%), {} DSP ({}%); budget {}% of the \
          LUTs and {} BRAM36: {}",
         a.luts,
+        a.lutram,
+        a.lut_sites,
         f.luts_pct,
         part::LUTS,
         a.ffs,

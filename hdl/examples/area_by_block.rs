@@ -42,8 +42,9 @@ fn main() {
     if flat {
         match synth_xilinx(&dir, name, &v) {
             Ok(s) => println!(
-                "flattened (as `sanswitch generate`): {} LUTs, {} FFs, {} LUT-RAM cells, {} LUT levels",
-                s.luts, s.ffs, s.lutram, s.lut_levels
+                "flattened (as `sanswitch generate`): {} LUTs, {} FFs, {} LUT-RAM cells ({} LUT \
+                 sites with the LUTs), {} LUT levels\ncells: {:?}\ndeepest path: {:#?}",
+                s.luts, s.ffs, s.lutram, s.lut_sites, s.lut_levels, s.cells, s.deepest_path
             ),
             Err(e) => eprintln!("flattened synthesis failed: {e}"),
         }

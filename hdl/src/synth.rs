@@ -21,6 +21,11 @@ pub struct SynthStats {
     pub muxf: u64,
     /// Distributed-RAM cells (RAM32M, RAM64M, RAM32X1D, ...).
     pub lutram: u64,
+    /// LUT sites: `luts`, the inverters Yosys leaves as `INV` cells (a LUT1 each on the
+    /// part), and the LUTs the distributed-RAM cells occupy (a RAM32M or RAM64M is four LUTs
+    /// of a SLICEM, a RAM32X1D two): what Vivado's "Slice LUTs" counts, logic and memory
+    /// together, and what a part's LUT count is compared with.
+    pub lut_sites: u64,
     /// Block RAMs in RAMB36 units (a RAMB18 counts one half).
     pub bram: f64,
     pub dsp: u64,
@@ -195,6 +200,20 @@ fn is_lutram(t: &str) -> bool {
     t.starts_with("RAM") && !t.starts_with("RAMB")
 }
 
+/// The LUT sites a distributed-RAM primitive of the 7 series occupies (UG474, "Distributed
+/// RAM"): a 32- or 64-deep bit in one LUT, a dual-port one in two, a quad-port RAM32M or
+/// RAM64M in four, the 128- and 256-deep ones in two to eight.
+fn lutram_sites(t: &str) -> u64 {
+    match t {
+        "RAM32X1S" | "RAM64X1S" => 1,
+        "RAM32X1D" | "RAM64X1D" | "RAM128X1S" => 2,
+        "RAM32M" | "RAM64M" | "RAM128X1D" | "RAM256X1S" => 4,
+        "RAM32M16" | "RAM64M8" | "RAM256X1D" => 8,
+        // An unknown RAM primitive: counted as the largest, so a figure is never too small.
+        _ => 8,
+    }
+}
+
 /// Count cells and measure depth in a Yosys JSON netlist.
 pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
     let v: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
@@ -209,13 +228,22 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
         let t = c["type"].as_str().unwrap_or("");
         *s.cells.entry(t.to_string()).or_default() += 1;
         match t {
-            _ if t.starts_with("LUT") => s.luts += 1,
+            _ if t.starts_with("LUT") => {
+                s.luts += 1;
+                s.lut_sites += 1;
+            }
             _ if t.starts_with("FD") => s.ffs += 1,
             "CARRY4" => s.carry4 += 1,
             "MUXF7" | "MUXF8" => s.muxf += 1,
+            // An inverter ABC could not fold into a LUT (it drives a flip-flop, a RAM or a
+            // carry input): a LUT1 on the part.
+            "INV" => s.lut_sites += 1,
             _ if t.starts_with("RAMB36") => s.bram += 1.0,
             _ if t.starts_with("RAMB18") => s.bram += 0.5,
-            _ if t.starts_with("RAM") => s.lutram += 1,
+            _ if t.starts_with("RAM") => {
+                s.lutram += 1;
+                s.lut_sites += lutram_sites(t);
+            }
             _ if t.starts_with("DSP") => s.dsp += 1,
             _ => {}
         }
@@ -365,5 +393,18 @@ mod tests {
         assert!(!lutram_read_address_of("DOB", "ADDRD"));
         assert!(lutram_read_address_of("DPO", "DPRA3") && !lutram_read_address_of("DPO", "A3"));
         assert!(lutram_read_address_of("SPO", "A0") && !lutram_read_address_of("SPO", "ADDRA"));
+        // Four LUTs and a RAM32M: 4 logic LUTs, 8 LUT sites.
+        let s = analyse(&net("ADDRA"), "t").unwrap();
+        assert_eq!((s.luts, s.lutram, s.lut_sites), (4, 1, 8));
+    }
+
+    #[test]
+    fn lut_ram_primitives_occupy_their_lut_sites() {
+        assert_eq!(lutram_sites("RAM32X1S"), 1);
+        assert_eq!(lutram_sites("RAM64X1D"), 2);
+        assert_eq!(lutram_sites("RAM32M"), 4);
+        assert_eq!(lutram_sites("RAM64M"), 4);
+        assert_eq!(lutram_sites("RAM32M16"), 8);
+        assert_eq!(lutram_sites("RAM512X1S"), 8, "an unknown primitive counts as the largest");
     }
 }

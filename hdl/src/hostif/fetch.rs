@@ -24,7 +24,7 @@ use sanswitch_model::blocks::hostif::FETCH_BURST;
 use sanswitch_model::host::TAG_QP_SHIFT;
 
 use crate::engine::records::CmdRec;
-use crate::widgets::{Fifo, Param, param};
+use crate::widgets::{LutFifo, Param, param};
 
 // The tag's split is written into the bit positions below.
 const _: () = assert!(TAG_QP_SHIFT == 29);
@@ -53,7 +53,7 @@ pub struct SqFetch {
     pub took: Signal<Out, Bit>,
     pub bad: Signal<Out, Bit>,
     pub req_held: Signal<Out, Bit>,
-    cmds: Fifo<CmdRec>,
+    cmds: LutFifo<CmdRec>,
     /// Commands queued (the FIFO's occupancy), entries owed by the fetch in flight, the beat
     /// of the entry arriving and its first three beats.
     level: DFF<Bits<4>>,
@@ -69,6 +69,7 @@ pub struct SqFetch {
     drop: DFF<Bit>,
     k_burst: Param<Bits<16>>,
     k_one: Param<Bits<16>>,
+    k_no_cmd: Param<CmdRec>,
     size: Signal<Local, Bits<16>>,
     mask: Signal<Local, Bits<16>>,
     pending: Signal<Local, Bits<16>>,
@@ -87,7 +88,7 @@ pub struct SqFetch {
 impl SqFetch {
     pub fn new() -> Self {
         SqFetch {
-            cmds: Fifo::new(FETCH_BURST as usize),
+            cmds: LutFifo::new(FETCH_BURST as usize),
             k_burst: param(u64::from(FETCH_BURST)),
             k_one: param(1),
             ..Default::default()
@@ -195,7 +196,11 @@ impl Logic for SqFetch {
 
         // The engine's side.
         self.m_axis_cmd_tvalid.next = self.cmds.valid.val();
-        self.cmd.next = self.cmds.head.val();
+        // Zero while empty, as the model shows it (the LUT-RAM FIFO's head is its RAM word).
+        self.cmd.next = self.k_no_cmd.val();
+        if self.cmds.valid.val() {
+            self.cmd.next = self.cmds.head.val();
+        }
         self.pop.next = self.cmds.valid.val() & self.m_axis_cmd_tready.val();
         self.cmds.pop.next = self.pop.val();
         if self.push.val() & !self.pop.val() {
