@@ -250,3 +250,38 @@ pub fn summary(dir: &Path, r: &BoardReport) -> String {
     );
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn area(luts: u64, lut_sites: u64, bram: f64) -> Area {
+        Area {
+            luts,
+            ffs: 0,
+            carry4: 0,
+            muxf: 0,
+            lutram: (lut_sites - luts) / 4,
+            lut_sites,
+            bram,
+            dsp: 0,
+            lut_levels: 0,
+            logic_levels: 0,
+            deepest_path: vec![],
+        }
+    }
+
+    /// The part's LUTs hold logic and LUT RAM alike: the fit is of LUT sites, at the budget's
+    /// share exactly and one past it.
+    #[test]
+    fn the_fit_counts_lut_sites_at_the_budget_and_one_past_it() {
+        let at = part::LUTS * part::BUDGET_LUT_PCT as u64 / 100;
+        let f = Fit::of(&area(at - 400, at, 1.0));
+        assert!(f.fits && f.luts_pct == part::BUDGET_LUT_PCT, "{f:?}");
+        let f = Fit::of(&area(at - 400, at + 1, 1.0));
+        assert!(!f.fits, "one LUT site past the budget: {f:?}");
+        // Logic LUTs alone under the budget do not make a top fit whose RAM takes it over.
+        assert!(!Fit::of(&area(at / 2, at + 400, 1.0)).fits);
+        assert!(!Fit::of(&area(100, 500, part::BUDGET_BRAM36 + 0.5)).fits);
+    }
+}

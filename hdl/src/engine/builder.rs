@@ -168,8 +168,8 @@ impl Logic for Builder {
 
         // The message a beat comes from: the current one, else the next job. Only the fields
         // a first beat reads are multiplexed (the header's first word, the lengths, what the
-        // sent record carries): the job itself is loaded into `cur` from the FIFO's head, so
-        // the ~730-bit job needs no second multiplexer beside the FIFO's own.
+        // sent record carries): the job itself is loaded into `cur` from the FIFO's head (its
+        // LUT RAM's read), so the 543-bit job needs no multiplexer of its own.
         self.hd.next = self.jobs.head.val();
         self.cj.next = self.cur.q.val();
         self.src_v.next = self.cur_v.q.val() | self.jobs.valid.val();
