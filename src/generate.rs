@@ -78,7 +78,7 @@ pub struct Validate {
 }
 
 /// The figures of [`SynthStats`] the report keeps.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Area {
     pub luts: u64,
     pub ffs: u64,
@@ -94,6 +94,23 @@ pub struct Area {
     pub logic_levels: u32,
     /// The cells of the deepest LUT path, from its start.
     pub deepest_path: Vec<String>,
+}
+
+impl Area {
+    /// The area figures the report shows, named as its table's columns: the one list the
+    /// Markdown table and the summary line both print.
+    pub fn columns(&self) -> [(&'static str, String); 8] {
+        [
+            ("LUTs", self.luts.to_string()),
+            ("LUT RAM cells", self.lutram.to_string()),
+            ("LUT sites", self.lut_sites.to_string()),
+            ("FFs", self.ffs.to_string()),
+            ("CARRY4", self.carry4.to_string()),
+            ("BRAM (36k)", self.bram.to_string()),
+            ("LUT levels", self.lut_levels.to_string()),
+            ("logic levels", self.logic_levels.to_string()),
+        ]
+    }
 }
 
 impl From<SynthStats> for Area {
@@ -361,26 +378,17 @@ pub fn markdown(r: &Report) -> String {
          `INV` cells (a LUT1 each) and the LUTs the LUT-RAM cells occupy (a RAM32M four), as \
          Vivado's \"Slice LUTs\" counts them.\n"
     );
+    let area_names = Area::default().columns().map(|(name, _)| name);
     let _ = writeln!(
         o,
-        "| block | file | lines | lint | yosys validate | LUTs | LUT RAM cells | LUT sites | FFs | \
-         CARRY4 | BRAM (36k) | LUT levels | logic levels |"
+        "| block | file | lines | lint | yosys validate | {} |",
+        area_names.join(" | ")
     );
-    let _ = writeln!(o, "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(o, "|---|---|---:|---|---|{}", "---:|".repeat(area_names.len()));
     for b in &r.blocks {
         let area = match &b.synth {
-            Some(a) => format!(
-                "{} | {} | {} | {} | {} | {} | {} | {}",
-                a.luts,
-                a.lutram,
-                a.lut_sites,
-                a.ffs,
-                a.carry4,
-                a.bram,
-                a.lut_levels,
-                a.logic_levels
-            ),
-            None => "- | - | - | - | - | - | - | -".into(),
+            Some(a) => a.columns().map(|(_, v)| v).join(" | "),
+            None => vec!["-"; area_names.len()].join(" | "),
         };
         let _ = writeln!(
             o,
@@ -455,19 +463,9 @@ pub fn summary(dir: &Path, r: &Report) -> String {
         );
         match (&b.synth, &b.synth_note) {
             (Some(a), _) => {
-                let _ = write!(
-                    line,
-                    "; {} LUTs and {} LUT-RAM cells ({} LUT sites), {} FFs, {} CARRY4, {} BRAM, \
-                     {} LUT levels ({} logic levels)",
-                    a.luts,
-                    a.lutram,
-                    a.lut_sites,
-                    a.ffs,
-                    a.carry4,
-                    a.bram,
-                    a.lut_levels,
-                    a.logic_levels
-                );
+                let figures: Vec<String> =
+                    a.columns().iter().map(|(name, v)| format!("{v} {name}")).collect();
+                let _ = write!(line, "; {}", figures.join(", "));
             }
             (None, Some(n)) => {
                 let _ = write!(line, "; synthesis {n}");
@@ -516,6 +514,76 @@ mod tests {
             board: None,
             engine_mhz: 125,
         }
+    }
+
+    fn block(name: &str, synth: Option<Area>) -> BlockReport {
+        BlockReport {
+            name: name.into(),
+            file: format!("{name}.v"),
+            lines: 1,
+            lint: Lint { ok: true, command: String::new(), messages: vec![] },
+            yosys_validate: Validate { ok: Some(true), message: None },
+            synth_note: synth.is_none().then(|| "skipped: --no-synth".into()),
+            synth,
+        }
+    }
+
+    #[test]
+    fn the_table_and_the_summary_show_each_area_figure_under_its_name() {
+        let p = EngineParams::default();
+        let area = Area {
+            luts: 11,
+            lutram: 22,
+            lut_sites: 33,
+            ffs: 44,
+            carry4: 55,
+            bram: 6.5,
+            lut_levels: 7,
+            logic_levels: 8,
+            ..Area::default()
+        };
+        let r = Report {
+            ok: true,
+            generated_by: "test".into(),
+            params: ReportParams { parser: p.parser, pool: p.pool, sequencer: p.sequencer },
+            tools: Tools { verilator: None, yosys: None, rust_hdl: RUST_HDL_VERSION.into() },
+            blocks: vec![block("engine", Some(area)), block("parser", None)],
+        };
+        let md = markdown(&r);
+        let rows: Vec<Vec<&str>> = md
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+            .collect();
+        assert_eq!(rows.len(), 4, "{md}");
+        assert!(rows.iter().all(|r| r.len() == rows[0].len()), "{md}");
+        let cell =
+            |row: usize, col: &str| rows[row][rows[0].iter().position(|h| *h == col).unwrap()];
+        for (col, want) in [
+            ("LUTs", "11"),
+            ("LUT RAM cells", "22"),
+            ("LUT sites", "33"),
+            ("FFs", "44"),
+            ("CARRY4", "55"),
+            ("BRAM (36k)", "6.5"),
+            ("LUT levels", "7"),
+            ("logic levels", "8"),
+        ] {
+            assert_eq!(cell(2, col), want, "{col}");
+            assert_eq!(cell(3, col), "-", "{col}");
+        }
+        let text = summary(Path::new("out"), &r);
+        assert!(
+            text.contains(
+                "engine: 1 lines, lint ok, yosys validate ok; 11 LUTs, 22 LUT RAM cells, 33 LUT \
+                 sites, 44 FFs, 55 CARRY4, 6.5 BRAM (36k), 7 LUT levels, 8 logic levels"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("parser: 1 lines, lint ok, yosys validate ok; synthesis skipped"),
+            "{text}"
+        );
     }
 
     #[test]
