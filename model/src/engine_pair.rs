@@ -271,12 +271,17 @@ impl EnginePair<EngineModel> {
         Self::new(cfg, [EngineModel::new(p), EngineModel::new(p)])
     }
 
-    /// Run `cycles` more cycles (the wire goes quiet: last credit updates, teardowns), then
-    /// what each engine still holds (`EngineModel::leaks`), by node: empty after a workload.
+    /// Run `cycles` more cycles with no made-up commands or RDMA requests injected (the
+    /// wire goes quiet: last credit updates, teardowns, the checks of the made-up requests
+    /// already on the SAN), then what each engine still holds (`EngineModel::leaks`), by
+    /// node: empty after a workload.
     pub fn leaks_when_quiet(&mut self, cycles: u64) -> Vec<(usize, String)> {
+        let (junk_cmds, junk_rdma) = (self.cfg.junk_cmds, self.cfg.junk_rdma);
+        (self.cfg.junk_cmds, self.cfg.junk_rdma) = (0.0, 0.0);
         for _ in 0..cycles {
             self.cycle();
         }
+        (self.cfg.junk_cmds, self.cfg.junk_rdma) = (junk_cmds, junk_rdma);
         (0..2).flat_map(|n| self.engine(n).leaks().into_iter().map(move |l| (n, l))).collect()
     }
 }

@@ -8,6 +8,10 @@
 //!   receive queues.
 //! - `w` (out), `act` (out): as [`super::start::CtlStart`]'s.
 //!
+//! A step that would end the event (`act.code` 0, apply) while the connection's next pump
+//! would ask for an owed message's buffer asks for it instead (`act.code` 1, `cont` 13), as
+//! the model's `z_seq` does.
+//!
 //! `zk`: 0 the source registered, 1 the landing region registered, 2 the reads started,
 //! 3 the writes started, 4 the source deregistered after its transfer, 5 the source
 //! deregistered without one, 6 the landing region deregistered after its transfer, 7 the
@@ -62,6 +66,13 @@ pub struct CtlZSeq {
     pop_rq: Signal<Local, Bit>,
     /// `WSAENOBUFS` (`WsaError::NoBufs`).
     k_nobufs: Param<Bits<16>>,
+    /// The step's `act.code` before the owed-message check (which reads it).
+    code: Signal<Local, Bits<3>>,
+    /// The new word: a receive is posted and free to take data (as the pump's `rx_free`).
+    rx_free: Signal<Local, Bit>,
+    /// The step ends the event and the connection's next pump would ask for an owed
+    /// message's buffer (the model's `owed_is_next`): ask now.
+    owed_next: Signal<Local, Bit>,
 }
 
 impl CtlZSeq {
@@ -94,9 +105,9 @@ impl Logic for CtlZSeq {
         self.a.next = self.k_zero_act.val();
         self.a.next.kbuf = self.step.val().kbuf;
         self.a.next.zrep = self.step.val().zrep;
-        self.a.next.code = 0.into();
+        self.code.next = 0.into();
         if self.step.val().zrep {
-            self.a.next.code = 3.into();
+            self.code.next = 3.into();
         }
         self.fb.next = false;
         self.fb_notify.next = true;
@@ -114,7 +125,7 @@ impl Logic for CtlZSeq {
             if self.ok.val() {
                 self.c.next.tx_x = 1.into();
                 self.c.next.tx_key = self.rsp.val().key;
-                self.a.next.code = 1.into();
+                self.code.next = 1.into();
                 self.req.next.op = 2.into();
                 self.req.next.class = 0.into();
                 self.a.next.cont = 12.into();
@@ -130,7 +141,7 @@ impl Logic for CtlZSeq {
             } else {
                 self.c.next.rx_key = self.rsp.val().key;
                 if self.k_read.val() {
-                    self.a.next.code = 6.into();
+                    self.code.next = 6.into();
                     self.a.next.zk = 2.into();
                     self.sc.next.op = 2.into();
                     self.sc.next.xfer = self.ci.val().rx_xfer;
@@ -149,7 +160,7 @@ impl Logic for CtlZSeq {
                 self.c.next.op_live = true;
             } else {
                 // No op slot: give the landing region up.
-                self.a.next.code = 6.into();
+                self.code.next = 6.into();
                 self.a.next.zk = 7.into();
                 self.a.next.znotify = true;
                 self.sc.next.key = self.ci.val().rx_key;
@@ -161,7 +172,7 @@ impl Logic for CtlZSeq {
             } else {
                 self.c.next.tx_due = true;
                 self.c.next.tx_due_bytes = 0.into();
-                self.a.next.code = 6.into();
+                self.code.next = 6.into();
                 self.a.next.zk = 5.into();
                 self.sc.next.key = self.ci.val().tx_key;
             }
@@ -214,6 +225,21 @@ impl Logic for CtlZSeq {
             self.c.next.rq_n = self.ci.val().rq_n - 1;
             self.new_cpl_v.next = true;
             self.new_cpl.next = self.cpl.val();
+        }
+        self.a.next.code = self.code.val();
+        self.rx_free.next =
+            !self.c.val().dlv_busy & (self.c.val().rq_n != 0) & (self.c.val().st != 6);
+        self.owed_next.next = (self.code.val() == 0)
+            & !self.c.val().fl_v
+            & !(self.rx_free.val() & ((self.c.val().held_n != 0) | self.c.val().fin_rcvd))
+            & (self.c.val().st == 4)
+            & ((self.c.val().rx_due != 0) | self.c.val().tx_due);
+        if self.owed_next.val() {
+            // As the pump's zero-copy step (`CtlZStart`): a buffer and credit for it.
+            self.a.next.code = 1.into();
+            self.req.next.op = 2.into();
+            self.req.next.class = 1.into();
+            self.a.next.cont = 13.into();
         }
         self.a.next.seq = self.sc.val();
         self.a.next.req = self.req.val();
