@@ -130,9 +130,9 @@ fn engine_figures(v: &Value) {
     }
     // The controller's steps between the advertisement and the first read, and between the
     // last response and the completion message (budgets 8 each, not met yet: they are
-    // several events of several cycles; docs/HARDWARE.md).
-    for k in ["engine.adv_to_read_cycles", "engine.done_to_complete_cycles"] {
-        assert!(v[k].as_u64().is_some_and(|n| n > 0 && n < 100), "{k}: {v:#}");
+    // several events of several cycles; docs/HARDWARE.md): no slower than measured.
+    for (k, most) in [("engine.adv_to_read_cycles", 17), ("engine.done_to_complete_cycles", 16)] {
+        assert!(v[k].as_u64().is_some_and(|n| n > 0 && n <= most), "{k}: {v:#}");
     }
     for k in [
         "engine.lockstep_cycles_per_s",
