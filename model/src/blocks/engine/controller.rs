@@ -295,6 +295,29 @@ pub enum Phase {
     },
 }
 
+/// A connection's next pump step ([`Controller::pump_step`]); the HDL's `PumpStep` widget
+/// decides the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PumpStep {
+    /// A flush is pending: done once the connection is quiet, waited for till then.
+    Flush,
+    /// Held payload into the head receive.
+    Deliver,
+    /// The EOF to the head receive (the peer's Disconnect came, nothing is held).
+    Eof,
+    /// Nothing more before the session is up (or after it ended).
+    Idle,
+    /// A buffer for an owed control message (ReadComplete, WriteComplete, SinkAvail,
+    /// SendByCopy).
+    Owed,
+    /// The head send's zero-copy transfer.
+    Large,
+    /// A buffer for the head send's Data message.
+    Data,
+    /// The tails: Disconnect, credit update, close.
+    Tail,
+}
+
 enum Next {
     Pool(PoolIn, Cont, Work),
     Seq(SequencerIn, Cont, Work),
@@ -1122,26 +1145,51 @@ impl Controller {
         }
     }
 
-    /// One step of a connection's work: a flush once the connection is quiet, else a
-    /// delivery, else a Data message, else the Disconnect, else a credit update, else the
-    /// close.
+    /// Which step a connection's pump takes next, in order: a flush (or its wait) while one
+    /// is pending, else a delivery, else the EOF, else nothing before the session is up,
+    /// else an owed message, else the head send (zero-copy or Data), else the tails. One
+    /// definition for the pump and for the events that take the pump's step early.
+    fn pump_step(&self, c: &ConnCtl) -> PumpStep {
+        if c.flush_pending.is_some() {
+            return PumpStep::Flush;
+        }
+        if !c.dlv_busy && !c.rq.is_empty() && c.st != St::Aborted {
+            if !c.held.is_empty() {
+                return PumpStep::Deliver;
+            }
+            if c.fin_rcvd {
+                return PumpStep::Eof;
+            }
+        }
+        if c.st != St::Established {
+            return PumpStep::Idle;
+        }
+        if c.tx_due.is_some() || c.rx_due.is_some() {
+            return PumpStep::Owed;
+        }
+        match c.sq.front() {
+            Some(s) if c.tx_x != TxX::None || self.large(c, s) => PumpStep::Large,
+            Some(_) => PumpStep::Data,
+            None => PumpStep::Tail,
+        }
+    }
+
+    /// One step of a connection's work ([`Self::pump_step`]).
     fn pump(&self, mut w: Work) -> Next {
         let conn = w.conn.expect("a pump has a connection");
+        let step = self.pump_step(&w.c);
         let c = &mut w.c;
-        if let Some(f) = c.flush_pending {
-            if !c.dlv_busy && c.tx_inflight == 0 && !c.op_live {
-                c.flush_pending = None;
-                w.fx.flush = Some(f);
+        match step {
+            PumpStep::Flush => {
+                if !c.dlv_busy && c.tx_inflight == 0 && !c.op_live {
+                    w.fx.flush = c.flush_pending.take();
+                }
+                // Else the builder's or delivery's report wakes the connection again.
+                w.fx.work = false;
+                Next::Apply(w)
             }
-            // Else the builder's or delivery's report wakes the connection again.
-            w.fx.work = false;
-            return Next::Apply(w);
-        }
-        if !c.dlv_busy
-            && let Some(&q) = c.rq.front()
-            && c.st != St::Aborted
-        {
-            if let Some(&h) = c.held.front() {
+            PumpStep::Deliver => {
+                let (q, h) = (c.rq.front().expect("a receive"), c.held.front().expect("held"));
                 let n = u32::min(h.len - c.held_off, q.len);
                 w.fx.dlv = Some(DlvJob {
                     conn,
@@ -1154,34 +1202,26 @@ impl Controller {
                     land: h.land,
                 });
                 c.dlv_busy = true;
-                return Next::Apply(w);
+                Next::Apply(w)
             }
-            if c.fin_rcvd {
-                c.rq.pop();
+            PumpStep::Eof => {
+                let q = c.rq.pop().expect("a receive");
                 let mut cpl = cpl_of(conn, q.tag, Opcode::PostRecv.code(), Ok(0));
                 cpl.eof = true;
                 w.fx.cpl = Some(cpl);
-                return Next::Apply(w);
+                Next::Apply(w)
             }
-        }
-        if c.st != St::Established {
-            w.fx.work = false;
-            return Next::Apply(w);
-        }
-        if c.tx_due.is_some() || c.rx_due.is_some() {
-            return Next::Pool(
-                pool_alloc(conn, class::CONTROL),
-                Cont::Z(zcopy::ZCont::DueAlloc),
-                w,
-            );
-        }
-        if let Some(&s) = c.sq.front() {
-            if c.tx_x != TxX::None || self.large(c, &s) {
-                return self.pump_large(w);
+            PumpStep::Idle => {
+                w.fx.work = false;
+                Next::Apply(w)
             }
-            return Next::Pool(pool_alloc(conn, class::DATA), Cont::DataAlloc, w);
+            PumpStep::Owed => {
+                Next::Pool(pool_alloc(conn, class::CONTROL), Cont::Z(zcopy::ZCont::DueAlloc), w)
+            }
+            PumpStep::Large => self.pump_large(w),
+            PumpStep::Data => Next::Pool(pool_alloc(conn, class::DATA), Cont::DataAlloc, w),
+            PumpStep::Tail => self.pump_fin(w),
         }
-        self.pump_fin(w)
     }
 
     fn pump_fin(&self, w: Work) -> Next {

@@ -382,27 +382,14 @@ impl Controller {
     /// After the sequencer answered a zero-copy step. A step that ends the event (no
     /// message buffer to post again) while the connection's next pump would send an owed
     /// message (the ReadComplete or WriteComplete a transfer's end owes, a SinkAvail, a
-    /// SendByCopy) asks for that message's buffer now, as the pump would: the same pool
-    /// request and continuation, one event (a pick and a decision) sooner.
+    /// SendByCopy) takes that pump step now (`PumpStep::Owed`: the message's buffer asked
+    /// for), one event (a pick and a decision) sooner.
     pub(super) fn z_seq(&self, k: ZCont, w: Work, r: &RspRec) -> Next {
         match self.z_seq_step(k, w, r) {
-            Next::Apply(w) if Self::owed_is_next(&w.c) => {
-                let conn = w.conn.expect("a sequencer command has a connection");
-                Next::Pool(pool_alloc(conn, class::CONTROL), Cont::Z(ZCont::DueAlloc), w)
-            }
+            // The pump's own step, taken in this event.
+            Next::Apply(w) if self.pump_step(&w.c) == super::PumpStep::Owed => self.pump(w),
             next => next,
         }
-    }
-
-    /// The connection's next pump would ask for an owed message's buffer: no flush waits,
-    /// no delivery or EOF goes first, the connection is established and a message is owed
-    /// (`Controller::pump`'s order).
-    pub(super) fn owed_is_next(c: &super::ConnCtl) -> bool {
-        let rx_free = !c.dlv_busy && !c.rq.is_empty() && c.st != super::St::Aborted;
-        c.flush_pending.is_none()
-            && !(rx_free && (!c.held.is_empty() || c.fin_rcvd))
-            && c.st == super::St::Established
-            && (c.tx_due.is_some() || c.rx_due.is_some())
     }
 
     fn z_seq_step(&self, k: ZCont, mut w: Work, r: &RspRec) -> Next {
