@@ -16,7 +16,8 @@
 //!   keep it (the event as handled so far, the next step, the effects made), from these:
 //! - [`CtlStart`] (`start.rs`): the first decision on an event, the large ones in
 //!   [`CtlRx`] (`rx.rs`: a header), [`CtlDlv`] (`dlv.rs`: a finished delivery), [`CtlCmd`]
-//!   (`cmd.rs`: a command) and [`CtlPump`] (`pump.rs`: a pump);
+//!   (`cmd.rs`: a command) and [`CtlPump`] (`pump.rs`: a pump, its step chosen by
+//!   [`PumpStep`], `pump_step.rs`, which [`CtlZSeq`] also reads);
 //! - [`CtlCont`] (`cont.rs`): the decision on a pool manager's answer, by continuation in
 //!   [`CtlSession`] (`session.rs`), [`CtlRecv`] (`recv.rs`), [`CtlTxCont`] (`txcont.rs`);
 //!   message headers through [`HdrWords`] (`hdr_words.rs`);
@@ -66,6 +67,7 @@ mod hdr_words;
 mod inline;
 mod pick;
 mod pump;
+mod pump_step;
 mod queues;
 mod recv;
 mod rx;
@@ -89,6 +91,7 @@ pub use hdr_words::HdrWords;
 pub use inline::CtlInline;
 pub use pick::CtlPick;
 pub use pump::CtlPump;
+pub use pump_step::PumpStep;
 pub use queues::CtlQueues;
 pub use recv::CtlRecv;
 pub use rx::CtlRx;

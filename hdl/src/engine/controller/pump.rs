@@ -1,9 +1,9 @@
 //! The controller's pump (the model's `Controller::pump`): the next step of a connection
-//! with work, combinational. In order: a flush once the connection is quiet; a delivery of
-//! held payload into the head receive; the EOF to the head receive after the peer's
-//! Disconnect; the zero-copy steps (owed messages, the head send's transfer:
-//! [`super::zstart::CtlZStart`] takes them, `zpump`); a queued send's buffer; else the
-//! tails (`pump_fin`: Disconnect, credit update, close).
+//! with work, combinational, as [`super::PumpStep`] picks it: a flush once the connection
+//! is quiet; a delivery of held payload into the head receive; the EOF to the head receive
+//! after the peer's Disconnect; the zero-copy steps (owed messages, the head send's
+//! transfer: [`super::zstart::CtlZStart`] takes them, `zpump`); a queued send's buffer;
+//! else the tails (`pump_fin`: Disconnect, credit update, close).
 //!
 //! # Ports
 //! - `conn` (in): the connection; `cw` (in): its word; `sq_f`, `rq_f`, `held_f` (in): the
@@ -17,7 +17,8 @@ use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 use super::super::records::{Act, ConnWord, CplRec, DlvJob, Fx, HeldEnt, PoolReq, RqEnt, SqEnt};
-use crate::widgets::{Param, param};
+use super::PumpStep;
+use crate::widgets::Param;
 
 #[derive(LogicBlock, Default)]
 pub struct CtlPump {
@@ -34,30 +35,26 @@ pub struct CtlPump {
     pub cpl_v: Signal<Out, Bit>,
     pub cpl: Signal<Out, CplRec>,
     pub zpump: Signal<Out, Bit>,
-    /// Sends longer than this go zero-copy (`u32::MAX`: none does).
-    k_thresh: Param<Bits<32>>,
+    step: PumpStep,
     k_zero_fx: Param<Fx>,
     k_zero_act: Param<Act>,
     k_zero_req: Param<PoolReq>,
     a: Signal<Local, Act>,
     req: Signal<Local, PoolReq>,
     n: Signal<Local, Bits<32>>,
-    st: Signal<Local, Bits<3>>,
-    /// A receive is posted and free to take data (nothing being delivered, not aborted).
-    rx_free: Signal<Local, Bit>,
-    zc_send: Signal<Local, Bit>,
 }
 
 impl CtlPump {
     pub fn new(p: &EngineParams) -> Self {
-        CtlPump { k_thresh: param(p.rdma_threshold as u64), ..Default::default() }
+        CtlPump { step: PumpStep::new(p), ..Default::default() }
     }
 }
 
 impl Logic for CtlPump {
     #[hdl_gen]
     fn update(&mut self) {
-        self.st.next = self.cw.val().st;
+        self.step.cw.next = self.cw.val();
+        self.step.sq_f.next = self.sq_f.val();
         self.c.next = self.cw.val();
         self.fx.next = self.k_zero_fx.val();
         self.fx.next.work = true;
@@ -67,11 +64,6 @@ impl Logic for CtlPump {
         self.zpump.next = false;
         self.dlv_v.next = false;
         self.cpl_v.next = false;
-        self.rx_free.next =
-            !self.cw.val().dlv_busy & (self.cw.val().rq_n != 0) & (self.st.val() != 6);
-        self.zc_send.next = (self.cw.val().sent == 0)
-            & !self.sq_f.val().urgent
-            & (self.sq_f.val().len > self.k_thresh.val());
         // The delivery: as much of the head held buffer as the head receive takes.
         self.n.next = self.held_f.val().len - self.cw.val().held_off;
         if self.rq_f.val().len < self.n.val() {
@@ -94,7 +86,7 @@ impl Logic for CtlPump {
         self.cpl.next.urgent = false;
         self.cpl.next.eof = true;
 
-        if self.cw.val().fl_v {
+        if self.step.flush.val() {
             if !self.cw.val().dlv_busy & (self.cw.val().tx_inflight == 0) & !self.cw.val().op_live {
                 self.c.next.fl_v = false;
                 self.fx.next.flush_v = true;
@@ -102,21 +94,18 @@ impl Logic for CtlPump {
                 self.fx.next.flush_err = self.cw.val().fl_err;
             }
             self.fx.next.work = false;
-        } else if self.rx_free.val() & (self.cw.val().held_n != 0) {
+        } else if self.step.deliver.val() {
             self.dlv_v.next = true;
             self.c.next.dlv_busy = true;
-        } else if self.rx_free.val() & self.cw.val().fin_rcvd {
+        } else if self.step.eof.val() {
             self.c.next.rq_head = self.cw.val().rq_head + 1;
             self.c.next.rq_n = self.cw.val().rq_n - 1;
             self.cpl_v.next = true;
-        } else if self.st.val() != 4 {
+        } else if self.step.idle.val() {
             self.fx.next.work = false;
-        } else if (self.cw.val().rx_due != 0)
-            | self.cw.val().tx_due
-            | ((self.cw.val().sq_n != 0) & ((self.cw.val().tx_x != 0) | self.zc_send.val()))
-        {
+        } else if self.step.owed.val() | self.step.zcopy.val() {
             self.zpump.next = true;
-        } else if self.cw.val().sq_n != 0 {
+        } else if self.step.data.val() {
             self.a.next.code = 1.into();
             self.req.next.op = 2.into();
             self.req.next.class = 0.into();

@@ -9,8 +9,8 @@
 //! - `w` (out), `act` (out): as [`super::start::CtlStart`]'s.
 //!
 //! A step that would end the event (`act.code` 0, apply) while the connection's next pump
-//! would ask for an owed message's buffer asks for it instead (`act.code` 1, `cont` 13), as
-//! the model's `z_seq` does.
+//! step is an owed message's ([`PumpStep`] on the new word) takes that step instead: the
+//! message's buffer asked for (`act.code` 1, `cont` 13), as the model's `z_seq` does.
 //!
 //! `zk`: 0 the source registered, 1 the landing region registered, 2 the reads started,
 //! 3 the writes started, 4 the source deregistered after its transfer, 5 the source
@@ -24,8 +24,9 @@ use sanswitch_model::params::EngineParams;
 use sanswitch_model::status::WsaError;
 
 use super::super::records::{
-    Act, ConnWord, CplRec, Fx, HdrRec, PoolReq, RqEnt, SeqCmd, SeqRsp, SqEnt, Work,
+    Act, ConnWord, CplRec, HdrRec, PoolReq, RqEnt, SeqCmd, SeqRsp, SqEnt, Work,
 };
+use super::PumpStep;
 use crate::widgets::Param;
 
 #[derive(LogicBlock, Default)]
@@ -48,14 +49,12 @@ pub struct CtlZSeq {
     k_zero_seq: Param<SeqCmd>,
     k_zero_req: Param<PoolReq>,
     req: Signal<Local, PoolReq>,
+    /// The word as the event found it; `c` the new one.
     ci: Signal<Local, ConnWord>,
     c: Signal<Local, ConnWord>,
-    fx: Signal<Local, Fx>,
     cpl: Signal<Local, CplRec>,
     a: Signal<Local, Act>,
     sc: Signal<Local, SeqCmd>,
-    wk: Signal<Local, Work>,
-    zk: Signal<Local, Bits<4>>,
     ok: Signal<Local, Bit>,
     /// Give the landing region up (`land_fallback`), owing a SendByCopy when `fb_notify`.
     fb: Signal<Local, Bit>,
@@ -68,11 +67,9 @@ pub struct CtlZSeq {
     k_nobufs: Param<Bits<16>>,
     /// The step's `act.code` before the owed-message check (which reads it).
     code: Signal<Local, Bits<3>>,
-    /// The new word: a receive is posted and free to take data (as the pump's `rx_free`).
-    rx_free: Signal<Local, Bit>,
-    /// The step ends the event and the connection's next pump would ask for an owed
-    /// message's buffer (the model's `owed_is_next`): ask now.
-    owed_next: Signal<Local, Bit>,
+    /// The pump's next step on the new word (only `owed` read: `sq_f` may be the head
+    /// this step completed).
+    pump: PumpStep,
 }
 
 impl CtlZSeq {
@@ -80,6 +77,7 @@ impl CtlZSeq {
         CtlZSeq {
             k_read: Param::new(p.rdma_read),
             k_nobufs: wsa(WsaError::NoBufs),
+            pump: PumpStep::new(p),
             ..Default::default()
         }
     }
@@ -90,10 +88,8 @@ impl Logic for CtlZSeq {
     fn update(&mut self) {
         self.ci.next = self.w_in.val().c;
         self.c.next = self.w_in.val().c;
-        self.fx.next = self.w_in.val().fx;
         self.new_cpl_v.next = false;
         self.new_cpl.next = self.k_zero_cpl.val();
-        self.zk.next = self.step.val().zk;
         self.ok.next = self.rsp.val().status == 0;
         self.sc.next = self.k_zero_seq.val();
         self.sc.next.conn = self.w_in.val().conn;
@@ -113,15 +109,13 @@ impl Logic for CtlZSeq {
         self.fb_notify.next = true;
         self.pop_sq.next = false;
         self.pop_rq.next = false;
+        self.cpl.next = self.k_zero_cpl.val();
         self.cpl.next.tag = self.sq_f.val().tag;
         self.cpl.next.bytes = self.sq_f.val().len;
         self.cpl.next.conn = bit_cast::<16, 8>(self.w_in.val().conn);
-        self.cpl.next.status = 0.into();
         self.cpl.next.opcode = 4.into();
-        self.cpl.next.urgent = false;
-        self.cpl.next.eof = false;
 
-        if self.zk.val() == 0 {
+        if self.step.val().zk == 0 {
             if self.ok.val() {
                 self.c.next.tx_x = 1.into();
                 self.c.next.tx_key = self.rsp.val().key;
@@ -135,7 +129,7 @@ impl Logic for CtlZSeq {
                 self.cpl.next.bytes = 0.into();
                 self.cpl.next.status = self.k_nobufs.val();
             }
-        } else if self.zk.val() == 1 {
+        } else if self.step.val().zk == 1 {
             if !self.ok.val() {
                 self.fb.next = true;
             } else {
@@ -155,7 +149,7 @@ impl Logic for CtlZSeq {
                     self.c.next.rx_due_xfer = self.ci.val().rx_xfer;
                 }
             }
-        } else if self.zk.val() == 2 {
+        } else if self.step.val().zk == 2 {
             if self.ok.val() {
                 self.c.next.op_live = true;
             } else {
@@ -165,7 +159,7 @@ impl Logic for CtlZSeq {
                 self.a.next.znotify = true;
                 self.sc.next.key = self.ci.val().rx_key;
             }
-        } else if self.zk.val() == 3 {
+        } else if self.step.val().zk == 3 {
             if self.ok.val() {
                 self.c.next.op_live = true;
                 self.c.next.tx_x = 4.into();
@@ -176,11 +170,11 @@ impl Logic for CtlZSeq {
                 self.a.next.zk = 5.into();
                 self.sc.next.key = self.ci.val().tx_key;
             }
-        } else if self.zk.val() == 4 {
+        } else if self.step.val().zk == 4 {
             self.pop_sq.next = true;
-        } else if self.zk.val() == 5 {
+        } else if self.step.val().zk == 5 {
             self.c.next.tx_x = 0.into();
-        } else if self.zk.val() == 6 {
+        } else if self.step.val().zk == 6 {
             if self.ci.val().rx_inline_due {
                 self.c.next.rx_x = 3.into();
             } else {
@@ -188,7 +182,7 @@ impl Logic for CtlZSeq {
                 self.pop_rq.next = true;
                 self.cpl.next.bytes = self.ci.val().rx_total;
             }
-        } else if self.zk.val() == 7 {
+        } else if self.step.val().zk == 7 {
             self.fb.next = true;
             self.fb_notify.next = self.step.val().znotify;
         }
@@ -227,15 +221,10 @@ impl Logic for CtlZSeq {
             self.new_cpl.next = self.cpl.val();
         }
         self.a.next.code = self.code.val();
-        self.rx_free.next =
-            !self.c.val().dlv_busy & (self.c.val().rq_n != 0) & (self.c.val().st != 6);
-        self.owed_next.next = (self.code.val() == 0)
-            & !self.c.val().fl_v
-            & !(self.rx_free.val() & ((self.c.val().held_n != 0) | self.c.val().fin_rcvd))
-            & (self.c.val().st == 4)
-            & ((self.c.val().rx_due != 0) | self.c.val().tx_due);
-        if self.owed_next.val() {
-            // As the pump's zero-copy step (`CtlZStart`): a buffer and credit for it.
+        self.pump.cw.next = self.c.val();
+        self.pump.sq_f.next = self.sq_f.val();
+        if (self.code.val() == 0) & self.pump.owed.val() {
+            // The pump's owed-message step, as `CtlZStart` takes it: a buffer and credit.
             self.a.next.code = 1.into();
             self.req.next.op = 2.into();
             self.req.next.class = 1.into();
@@ -243,10 +232,8 @@ impl Logic for CtlZSeq {
         }
         self.a.next.seq = self.sc.val();
         self.a.next.req = self.req.val();
-        self.wk.next = self.w_in.val();
-        self.wk.next.c = self.c.val();
-        self.wk.next.fx = self.fx.val();
-        self.w.next = self.wk.val();
+        self.w.next = self.w_in.val();
+        self.w.next.c = self.c.val();
         self.act.next = self.a.val();
     }
 }
