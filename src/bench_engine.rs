@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use sanswitch_model::blocks::engine::controller::{CtlStats, Ev};
 use sanswitch_model::blocks::engine::{EngineIn, EngineModel, EngineOut};
 use sanswitch_model::endpoint::{Action, Config, Event};
 use sanswitch_model::engine_pair::{EnginePair, PairConfig};
@@ -223,11 +224,11 @@ fn zero_copy(s: Stream) -> Result<(Streamed, u64, u64), String> {
 }
 
 /// `s` on the cycle model and on the Verilated engine: the same figures, or an error; and
-/// the controller's events per engine during the whole run (from the model).
-fn both(s: Stream) -> Result<(Streamed, [u64; 2]), String> {
+/// each engine's controller counters for the whole run (from the model).
+fn both(s: Stream) -> Result<(Streamed, [CtlStats; 2]), String> {
     let mut pair = EnginePair::models(config(&s));
     let m = stream(&mut pair, s).map_err(|e| format!("model: {e}"))?;
-    let events = [0, 1].map(|n| pair.engine(n).ctl.stats.events);
+    let events = [0, 1].map(|n| pair.engine(n).ctl.stats.clone());
     let v = rtl_stream(s)?;
     if m != v {
         return Err(format!(
@@ -263,7 +264,8 @@ pub fn figures() -> Result<serde_json::Map<String, Value>, String> {
     let small_beats = (HEADER_BYTES as u64 + 64).div_ceil(BEAT);
     let bound = 1.0 / small_beats as f64;
     let (one, _) = both(small(1, 1))?;
-    let (all, events) = both(small(p.connections as usize, 1))?;
+    let (all, stats) = both(small(p.connections as usize, 1))?;
+    let per_send = |n: u64| n as f64 / all.sends_ok as f64;
     let (one_far, _) = both(small(1, 32))?;
     let (all_far, _) = both(small(p.connections as usize, 32))?;
     // 1 MiB by copy: sends of the threshold's size (a larger one goes zero-copy).
@@ -312,9 +314,9 @@ pub fn figures() -> Result<serde_json::Map<String, Value>, String> {
         "engine.small_sends_share_of_bound": one.sends_per_cycle() / bound,
         "engine.small_sends_16_share_of_bound": all.sends_per_cycle() / bound,
         // What paces the small sends: the controller takes one event at a time.
-        "engine.small_sends_16_sender_events_per_send": events[0] as f64 / all.sends_ok as f64,
-        "engine.small_sends_16_receiver_events_per_send": events[1] as f64 / all.sends_ok as f64,
-        "engine.small_sends_16_sender_cycles_per_event": all.cycles as f64 / events[0] as f64,
+        "engine.small_sends_16_sender_events_per_send": per_send(stats[0].events),
+        "engine.small_sends_16_receiver_events_per_send": per_send(stats[1].events),
+        "engine.small_sends_16_sender_cycles_per_event": all.cycles as f64 / stats[0].events as f64,
         "engine.small_sends_per_cycle_latency_32": one_far.sends_per_cycle(),
         "engine.small_sends_16_per_cycle_latency_32": all_far.sends_per_cycle(),
         "engine.copy_bytes_per_cycle": copy.bytes_per_cycle(),
@@ -340,6 +342,13 @@ pub fn figures() -> Result<serde_json::Map<String, Value>, String> {
         "engine.verilator_cycles_per_s": verilator,
     });
     let Value::Object(mut m) = v else { unreachable!("an object") };
+    // Which events those are, by kind (what a merge of two events into one would save).
+    for (node, st) in [("sender", &stats[0]), ("receiver", &stats[1])] {
+        for (name, n) in Ev::KINDS.iter().zip(st.events_by_kind) {
+            let key = format!("engine.small_sends_16_{node}_{name}_events_per_send");
+            m.insert(key, json!(per_send(n)));
+        }
+    }
     // Area of the whole engine at these parameters (Yosys synth_xilinx; null without Yosys).
     let area = crate::bench_blocks::synth(sanswitch_hdl::BlockName::Engine);
     crate::bench_blocks::area(&mut m, "engine", &area);
@@ -360,6 +369,30 @@ mod tests {
         assert!(r.recvs_ok >= 20 && r.cycles > 0, "{r:?}");
         // At least one Data message of 10 beats per send went out.
         assert!(r.san_beats[0] >= 200, "{r:?}");
+    }
+
+    /// The controller's counters by kind add up to its events, and every 64-byte send costs
+    /// each side at least its header (receiver) or command (sender) event.
+    #[test]
+    fn small_sends_events_by_kind_add_up() {
+        let s =
+            Stream { conns: 16, sends: 250, size: 64, recv_max: 64, san_latency: 1, rdma: None };
+        let mut pair = EnginePair::models(config(&s));
+        let r = stream(&mut pair, s).unwrap();
+        assert_eq!(r.sends_ok, 4000);
+        for n in 0..2 {
+            let st = &pair.engine(n).ctl.stats;
+            assert_eq!(st.events_by_kind.iter().sum::<u64>(), st.events, "{st:?}");
+            let per: Vec<_> = Ev::KINDS
+                .iter()
+                .zip(st.events_by_kind)
+                .map(|(k, e)| format!("{k} {:.2}", e as f64 / r.sends_ok as f64))
+                .collect();
+            eprintln!("node {n}, events per send: {}", per.join(", "));
+        }
+        let [tx, rx] = [0, 1].map(|n| pair.engine(n).ctl.stats.events_by_kind);
+        assert!(tx[Ev::Cmd(Default::default()).kind()] >= r.sends_ok, "{tx:?}");
+        assert!(rx[Ev::Rx(Default::default()).kind()] >= r.sends_ok, "{rx:?}");
     }
 
     /// The zero-copy figures' harness: 200 KB in each mode lands whole in one receive, and

@@ -110,6 +110,16 @@ fn engine_figures(v: &Value) {
     assert!(f("engine.small_sends_16_per_cycle") > f("engine.small_sends_per_cycle"), "{v:#}");
     let share = f("engine.small_sends_16_per_cycle") / 0.1;
     assert!((share - f("engine.small_sends_16_share_of_bound")).abs() < 1e-9, "{v:#}");
+    // The events per send by kind add up to the events per send, each side.
+    for node in ["sender", "receiver"] {
+        let kinds = ["overrun", "header", "sent", "delivered", "command", "pump", "down", "xfer"];
+        let sum: f64 = kinds
+            .iter()
+            .map(|k| f(&format!("engine.small_sends_16_{node}_{k}_events_per_send")))
+            .sum();
+        let all = f(&format!("engine.small_sends_16_{node}_events_per_send"));
+        assert!((sum - all).abs() < 1e-9 && all >= 2.0, "{node}: {v:#}");
+    }
     // The copy path: a full 1,024-byte buffer carries 1,008 bytes in 128 beats.
     assert_eq!(f("engine.copy_bytes_per_cycle_bound"), 7.875);
     let copy = f("engine.copy_bytes_per_cycle");

@@ -187,6 +187,26 @@ pub enum Ev {
     Xfer(CplRec),
 }
 
+impl Ev {
+    /// The kinds' names, by [`Ev::kind`].
+    pub const KINDS: [&'static str; 8] =
+        ["overrun", "header", "sent", "delivered", "command", "pump", "down", "xfer"];
+
+    /// The kind's number: the HDL's `ev_kind`.
+    pub fn kind(&self) -> usize {
+        match self {
+            Ev::Overrun(_) => 0,
+            Ev::Rx(_) => 1,
+            Ev::Sent(_) => 2,
+            Ev::Dlv(_) => 3,
+            Ev::Cmd(_) => 4,
+            Ev::Pump(_) => 5,
+            Ev::Down(_) => 6,
+            Ev::Xfer(_) => 7,
+        }
+    }
+}
+
 /// What the rest of the event's handling does with a pool answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cont {
@@ -352,6 +372,8 @@ pub struct Comb {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CtlStats {
     pub events: u64,
+    /// Events taken, by [`Ev::kind`].
+    pub events_by_kind: [u64; 8],
     pub violations: u64,
     pub malformed: u64,
     pub overruns: u64,
@@ -642,6 +664,7 @@ impl Controller {
         }
         if let Some(Phase::Decide(ev)) = &o.next {
             self.stats.events += 1;
+            self.stats.events_by_kind[ev.kind()] += 1;
             // The reports neither make a pump due nor take its turn (they only follow work
             // handed out, and come first anyway).
             match ev {
