@@ -9,34 +9,40 @@
 //!
 //! # Structure
 //! This file only joins the units, each a block of its own with its ports and timing in its
-//! file's documentation: [`RxAdmit`] (`rx_admit.rs`), the parser
-//! ([`crate::parser::ControlParser`]), the pool manager ([`crate::pool::PoolManager`]),
-//! [`Controller`] (`controller/`), [`Builder`] (`builder.rs`), [`Delivery`] (`delivery.rs`),
-//! [`RxBuffers`] (`rx_buffers.rs`: the receive-buffer RAM), and the command and completion
-//! FIFOs.
+//! file's documentation:
+//! - [`HostQueues`] (`host_queues.rs`): the command and completion FIFOs and the SAN's
+//!   connection-event FIFOs;
+//! - [`RxPath`] (`rx_path.rs`): [`RxAdmit`] (`rx_admit.rs`), the parser
+//!   ([`crate::parser::ControlParser`]) and [`RxBuffers`] (`rx_buffers.rs`: the
+//!   receive-buffer RAM);
+//! - [`ControlPlane`] (`control_plane.rs`): the [`Controller`] (`controller/`) with the pool
+//!   manager ([`crate::pool::PoolManager`]) and the sequencer ([`crate::sequencer::Sequencer`]);
+//! - [`Builder`] (`builder.rs`) and [`Delivery`] (`delivery.rs`);
+//! - [`CntMux`] (`cnt_mux.rs`): the counter read port's choice of bank.
 
 use rust_hdl::prelude::*;
-use sanswitch_model::blocks::engine::cnt_block;
 use sanswitch_model::params::EngineParams;
 
 pub mod builder;
+pub mod cnt_mux;
+pub mod control_plane;
 pub mod controller;
 pub mod delivery;
+pub mod host_queues;
 pub mod records;
 pub mod rx_admit;
 pub mod rx_buffers;
+pub mod rx_path;
 
 pub use builder::Builder;
+pub use cnt_mux::CntMux;
+pub use control_plane::ControlPlane;
 pub use controller::Controller;
 pub use delivery::Delivery;
+pub use host_queues::HostQueues;
 pub use rx_admit::RxAdmit;
 pub use rx_buffers::RxBuffers;
-
-use crate::parser::ControlParser;
-use crate::pool::PoolManager;
-use crate::sequencer::Sequencer;
-use crate::widgets::{Fifo, LutFifo, Param, param};
-use records::{CmdRec, CplRec, HdrRec, PoolResp, SeqRsp, XferRec};
+pub use rx_path::RxPath;
 
 /// The engine; `A` is the pool manager's state-RAM address width.
 #[derive(LogicBlock, Default)]
@@ -123,52 +129,24 @@ pub struct Engine<const A: usize> {
     pub m_axis_ck_reason: Signal<Out, Bits<3>>,
     pub cnt_rd_data: Signal<Out, Bits<32>>,
 
-    cmdq: LutFifo<CmdRec>,
-    cplq: LutFifo<CplRec>,
-    down_in: Fifo<Bits<8>>,
-    down_out: Fifo<Bits<8>>,
-    admit: RxAdmit,
-    parser: ControlParser,
-    pool: PoolManager<A>,
-    seq: Sequencer,
-    ctl: Controller,
+    queues: HostQueues,
+    rx: RxPath,
+    cp: ControlPlane<A>,
     builder: Builder,
     delivery: Delivery,
-    rxbuf: RxBuffers,
-    /// The block the counter read port named the cycle before.
-    cnt_sel: DFF<Bits<3>>,
-    cnt_idx: Signal<Local, Bits<5>>,
-    k_cnt_parser: Param<Bits<3>>,
-    k_cnt_pool: Param<Bits<3>>,
-    k_cnt_seq: Param<Bits<3>>,
-    cmd_rec: Signal<Local, CmdRec>,
-    hdr_rec: Signal<Local, HdrRec>,
-    resp_rec: Signal<Local, PoolResp>,
-    cpl_head: Signal<Local, CplRec>,
-    k_no_cpl: Param<CplRec>,
-    rsp_rec: Signal<Local, SeqRsp>,
-    xfer_rec: Signal<Local, XferRec>,
+    cnt: CntMux,
 }
 
 impl<const A: usize> Engine<A> {
     pub fn new(p: &EngineParams) -> Self {
         p.validate().expect("valid engine parameters");
         Engine {
-            cmdq: LutFifo::new(sanswitch_model::blocks::engine::CMD_FIFO),
-            cplq: LutFifo::new(sanswitch_model::blocks::engine::CPL_FIFO),
-            down_in: Fifo::new(2),
-            down_out: Fifo::new(2),
-            admit: RxAdmit::new(p),
-            parser: ControlParser::new(&p.parser()),
-            pool: PoolManager::<A>::new(&p.pool()),
-            seq: Sequencer::new(&p.sequencer()),
-            ctl: Controller::new(p),
+            queues: HostQueues::new(),
+            rx: RxPath::new(p),
+            cp: ControlPlane::new(p),
             builder: Builder::default(),
             delivery: Delivery::new(p),
-            rxbuf: RxBuffers::new(p),
-            k_cnt_parser: param(cnt_block::PARSER as u64),
-            k_cnt_pool: param(cnt_block::POOL as u64),
-            k_cnt_seq: param(cnt_block::SEQUENCER as u64),
+            cnt: CntMux::new(),
             ..Default::default()
         }
     }
@@ -177,214 +155,114 @@ impl<const A: usize> Engine<A> {
 impl<const A: usize> Logic for Engine<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cnt_sel);
-        clock!(
-            self, clock, cmdq, cplq, down_in, down_out, admit, parser, pool, seq, ctl, builder,
-            delivery, rxbuf
-        );
-        self.rxbuf.reset.next = self.reset.val();
-        self.cmdq.reset.next = self.reset.val();
-        self.cplq.reset.next = self.reset.val();
-        self.down_in.reset.next = self.reset.val();
-        self.down_out.reset.next = self.reset.val();
-        // SAN connection events in, teardowns out.
-        self.down_in.push.next = self.s_axis_down_tvalid.val() & self.down_in.can_push.val();
-        self.down_in.push_data.next = self.s_axis_down_conn.val();
-        self.down_in.pop.next = self.ctl.take_down.val();
-        self.s_axis_down_tready.next = self.down_in.can_push.val();
-        self.ctl.down_valid.next = self.down_in.valid.val();
-        self.ctl.down_conn.next = self.down_in.head.val();
-        self.down_out.push.next = self.ctl.down_push.val();
-        self.down_out.push_data.next = self.ctl.adm_conn.val();
-        self.down_out.pop.next = self.m_axis_down_tready.val() & self.down_out.valid.val();
-        self.ctl.down_can_push.next = self.down_out.can_push.val();
-        self.m_axis_down_tvalid.next = self.down_out.valid.val();
-        self.m_axis_down_conn.next = self.down_out.head.val();
-        self.admit.reset.next = self.reset.val();
-        self.parser.reset.next = self.reset.val();
-        self.pool.reset.next = self.reset.val();
-        self.ctl.reset.next = self.reset.val();
+        clock!(self, clock, queues, rx, cp, builder, delivery, cnt);
+        self.queues.reset.next = self.reset.val();
+        self.rx.reset.next = self.reset.val();
+        self.cp.reset.next = self.reset.val();
         self.builder.reset.next = self.reset.val();
         self.delivery.reset.next = self.reset.val();
-        self.seq.reset.next = self.reset.val();
+        self.cnt.reset.next = self.reset.val();
 
-        // The sequencer: the controller's commands and their answers, its completion
-        // requests; its RDMA requests and responses, and the peer's access checks, are the
-        // SAN port's.
-        self.seq.s_axis_cmd_tvalid.next = self.ctl.seq_valid.val();
-        self.seq.s_axis_cmd_op.next = self.ctl.seq_cmd.val().op;
-        self.seq.s_axis_cmd_conn.next = self.ctl.seq_cmd.val().conn;
-        self.seq.s_axis_cmd_access.next = self.ctl.seq_cmd.val().access;
-        self.seq.s_axis_cmd_nomem.next = self.fault_nomem.val();
-        self.seq.s_axis_cmd_xfer.next = self.ctl.seq_cmd.val().xfer;
-        self.seq.s_axis_cmd_addr.next = self.ctl.seq_cmd.val().addr;
-        self.seq.s_axis_cmd_key.next = self.ctl.seq_cmd.val().key;
-        self.seq.s_axis_cmd_len.next = self.ctl.seq_cmd.val().len;
-        self.seq.s_axis_cmd_lkey.next = self.ctl.seq_cmd.val().lkey;
-        self.ctl.seq_ready.next = self.seq.s_axis_cmd_tready.val();
-        self.seq.m_axis_rsp_tready.next = self.ctl.take_rsp.val();
-        self.ctl.rsp_valid.next = self.seq.m_axis_rsp_tvalid.val();
-        self.rsp_rec.next.status = self.seq.m_axis_rsp_status.val();
-        self.rsp_rec.next.key = self.seq.m_axis_rsp_key.val();
-        self.ctl.rsp.next = self.rsp_rec.val();
-        self.seq.m_axis_cpl_tready.next = self.ctl.take_xfer.val();
-        self.ctl.xfer_valid.next = self.seq.m_axis_cpl_tvalid.val();
-        self.xfer_rec.next.conn = self.seq.m_axis_cpl_conn.val();
-        self.xfer_rec.next.xfer = self.seq.m_axis_cpl_xfer.val();
-        self.xfer_rec.next.bytes = self.seq.m_axis_cpl_bytes.val();
-        self.xfer_rec.next.write = self.seq.m_axis_cpl_write.val();
-        self.xfer_rec.next.status = self.seq.m_axis_cpl_status.val();
-        self.ctl.xfer.next = self.xfer_rec.val();
-        self.seq.m_axis_rq_tready.next = self.m_axis_rq_tready.val();
-        self.m_axis_rq_tvalid.next = self.seq.m_axis_rq_tvalid.val();
-        self.m_axis_rq_tag.next = self.seq.m_axis_rq_tag.val();
-        self.m_axis_rq_write.next = self.seq.m_axis_rq_write.val();
-        self.m_axis_rq_conn.next = self.seq.m_axis_rq_conn.val();
-        self.m_axis_rq_raddr.next = self.seq.m_axis_rq_raddr.val();
-        self.m_axis_rq_rkey.next = self.seq.m_axis_rq_rkey.val();
-        self.m_axis_rq_laddr.next = self.seq.m_axis_rq_laddr.val();
-        self.m_axis_rq_lkey.next = self.seq.m_axis_rq_lkey.val();
-        self.m_axis_rq_len.next = self.seq.m_axis_rq_len.val();
-        self.seq.s_axis_rs_tvalid.next = self.s_axis_rs_tvalid.val();
-        self.seq.s_axis_rs_tag.next = self.s_axis_rs_tag.val();
-        self.seq.s_axis_rs_status.next = self.s_axis_rs_status.val();
-        self.s_axis_rs_tready.next = self.seq.s_axis_rs_tready.val();
-        self.seq.s_axis_ac_tvalid.next = self.s_axis_ac_tvalid.val();
-        self.seq.s_axis_ac_conn.next = self.s_axis_ac_conn.val();
-        self.seq.s_axis_ac_key.next = self.s_axis_ac_key.val();
-        self.seq.s_axis_ac_write.next = self.s_axis_ac_write.val();
-        self.seq.s_axis_ac_addr.next = self.s_axis_ac_addr.val();
-        self.seq.s_axis_ac_len.next = self.s_axis_ac_len.val();
-        self.s_axis_ac_tready.next = self.seq.s_axis_ac_tready.val();
-        self.seq.m_axis_ck_tready.next = self.m_axis_ck_tready.val();
-        self.m_axis_ck_tvalid.next = self.seq.m_axis_ck_tvalid.val();
-        self.m_axis_ck_grant.next = self.seq.m_axis_ck_grant.val();
-        self.m_axis_ck_reason.next = self.seq.m_axis_ck_reason.val();
+        // Commands in, completions out, the SAN's connection events.
+        self.queues.s_axis_cmd_tvalid.next = self.s_axis_cmd_tvalid.val();
+        self.queues.s_axis_cmd_opcode.next = self.s_axis_cmd_opcode.val();
+        self.queues.s_axis_cmd_conn.next = self.s_axis_cmd_conn.val();
+        self.queues.s_axis_cmd_tag.next = self.s_axis_cmd_tag.val();
+        self.queues.s_axis_cmd_addr.next = self.s_axis_cmd_addr.val();
+        self.queues.s_axis_cmd_len.next = self.s_axis_cmd_len.val();
+        self.queues.s_axis_cmd_aux.next = self.s_axis_cmd_aux.val();
+        self.s_axis_cmd_tready.next = self.queues.s_axis_cmd_tready.val();
+        self.queues.m_axis_cpl_tready.next = self.m_axis_cpl_tready.val();
+        self.m_axis_cpl_tvalid.next = self.queues.m_axis_cpl_tvalid.val();
+        self.m_axis_cpl_tag.next = self.queues.m_axis_cpl_tag.val();
+        self.m_axis_cpl_bytes.next = self.queues.m_axis_cpl_bytes.val();
+        self.m_axis_cpl_conn.next = self.queues.m_axis_cpl_conn.val();
+        self.m_axis_cpl_status.next = self.queues.m_axis_cpl_status.val();
+        self.m_axis_cpl_opcode.next = self.queues.m_axis_cpl_opcode.val();
+        self.m_axis_cpl_urgent.next = self.queues.m_axis_cpl_urgent.val();
+        self.m_axis_cpl_eof.next = self.queues.m_axis_cpl_eof.val();
+        self.queues.s_axis_down_tvalid.next = self.s_axis_down_tvalid.val();
+        self.queues.s_axis_down_conn.next = self.s_axis_down_conn.val();
+        self.s_axis_down_tready.next = self.queues.s_axis_down_tready.val();
+        self.queues.m_axis_down_tready.next = self.m_axis_down_tready.val();
+        self.m_axis_down_tvalid.next = self.queues.m_axis_down_tvalid.val();
+        self.m_axis_down_conn.next = self.queues.m_axis_down_conn.val();
+        self.queues.take_cmd.next = self.cp.take_cmd.val();
+        self.cp.cmd_valid.next = self.queues.cmd_valid.val();
+        self.cp.cmd.next = self.queues.cmd.val();
+        self.queues.cpl_push.next = self.cp.cpl_push.val();
+        self.queues.cpl.next = self.cp.cpl.val();
+        self.cp.cpl_can_push.next = self.queues.cpl_can_push.val();
+        self.queues.take_down.next = self.cp.take_down.val();
+        self.cp.down_valid.next = self.queues.down_valid.val();
+        self.cp.down_conn.next = self.queues.down_conn.val();
+        self.queues.down_push.next = self.cp.down_push.val();
+        self.queues.down_push_conn.next = self.cp.adm_conn.val();
+        self.cp.down_can_push.next = self.queues.down_can_push.val();
 
-        // Commands in, completions out.
-        self.cmd_rec.next.opcode = self.s_axis_cmd_opcode.val();
-        self.cmd_rec.next.conn = self.s_axis_cmd_conn.val();
-        self.cmd_rec.next.tag = self.s_axis_cmd_tag.val();
-        self.cmd_rec.next.addr = self.s_axis_cmd_addr.val();
-        self.cmd_rec.next.len = self.s_axis_cmd_len.val();
-        self.cmd_rec.next.aux = self.s_axis_cmd_aux.val();
-        self.cmdq.push.next = self.s_axis_cmd_tvalid.val() & self.cmdq.can_push.val();
-        self.cmdq.push_data.next = self.cmd_rec.val();
-        self.cmdq.pop.next = self.ctl.take_cmd.val();
-        self.s_axis_cmd_tready.next = self.cmdq.can_push.val();
-        self.cplq.push.next = self.ctl.cpl_push.val();
-        self.cplq.push_data.next = self.ctl.cpl.val();
-        self.cplq.pop.next = self.m_axis_cpl_tready.val() & self.cplq.valid.val();
-        // The port shows zero while empty, as the model's does (the LUT-RAM FIFO's head is
-        // the RAM word at its read pointer).
-        self.cpl_head.next = self.k_no_cpl.val();
-        if self.cplq.valid.val() {
-            self.cpl_head.next = self.cplq.head.val();
-        }
-        self.m_axis_cpl_tvalid.next = self.cplq.valid.val();
-        self.m_axis_cpl_tag.next = self.cpl_head.val().tag;
-        self.m_axis_cpl_bytes.next = self.cpl_head.val().bytes;
-        self.m_axis_cpl_conn.next = self.cpl_head.val().conn;
-        self.m_axis_cpl_status.next = self.cpl_head.val().status;
-        self.m_axis_cpl_opcode.next = self.cpl_head.val().opcode;
-        self.m_axis_cpl_urgent.next = self.cpl_head.val().urgent;
-        self.m_axis_cpl_eof.next = self.cpl_head.val().eof;
+        // Receive: admission, parser, receive-buffer RAM; overruns and headers are events.
+        self.rx.s_axis_rx_tvalid.next = self.s_axis_rx_tvalid.val();
+        self.rx.s_axis_rx_tdata.next = self.s_axis_rx_tdata.val();
+        self.rx.s_axis_rx_tkeep.next = self.s_axis_rx_tkeep.val();
+        self.rx.s_axis_rx_tlast.next = self.s_axis_rx_tlast.val();
+        self.rx.s_axis_rx_tuser.next = self.s_axis_rx_tuser.val();
+        self.s_axis_rx_tready.next = self.rx.s_axis_rx_tready.val();
+        self.rx.take_ovr.next = self.cp.take_ovr.val();
+        self.cp.ovr_valid.next = self.rx.ovr_valid.val();
+        self.cp.ovr_conn.next = self.rx.ovr_conn.val();
+        self.rx.adm_valid.next = self.cp.adm_valid.val();
+        self.rx.adm_conn.next = self.cp.adm_conn.val();
+        self.rx.adm_post.next = self.cp.adm_post.val();
+        self.rx.adm_buf.next = self.cp.adm_buf.val();
+        self.rx.adm_open.next = self.cp.adm_open.val();
+        self.rx.take_hdr.next = self.cp.take_hdr.val();
+        self.cp.hdr_valid.next = self.rx.hdr_valid.val();
+        self.cp.hdr.next = self.rx.hdr.val();
 
-        // Receive: admission, parser, receive-buffer RAM.
-        self.admit.rx_valid.next = self.s_axis_rx_tvalid.val();
-        self.admit.rx_data.next = self.s_axis_rx_tdata.val();
-        self.admit.rx_keep.next = self.s_axis_rx_tkeep.val();
-        self.admit.rx_last.next = self.s_axis_rx_tlast.val();
-        self.admit.rx_conn.next = self.s_axis_rx_tuser.val();
-        self.s_axis_rx_tready.next = self.admit.rx_ready.val();
-        self.admit.out_ready.next = self.parser.s_axis_rx_tready.val();
-        self.admit.ovr_pop.next = self.ctl.take_ovr.val();
-        self.admit.op_valid.next = self.ctl.adm_valid.val();
-        self.admit.op_conn.next = self.ctl.adm_conn.val();
-        self.admit.op_post.next = self.ctl.adm_post.val();
-        self.admit.op_buf.next = self.ctl.adm_buf.val();
-        self.admit.op_open.next = self.ctl.adm_open.val();
-        self.parser.s_axis_rx_tvalid.next = self.admit.out_valid.val();
-        self.parser.s_axis_rx_tdata.next = self.admit.out_data.val();
-        self.parser.s_axis_rx_tkeep.next = self.admit.out_keep.val();
-        self.parser.s_axis_rx_tlast.next = self.admit.out_last.val();
-        self.parser.s_axis_rx_tuser.next = self.admit.out_user.val();
-        self.parser.m_axis_hdr_tready.next = self.ctl.take_hdr.val();
-        self.parser.m_axis_pay_tready.next = true;
-        // The counter read port: every bank reads the index, the block is registered.
-        self.cnt_idx.next = self.cnt_rd_index.val().get_bits::<5>(0);
-        self.parser.cnt_rd_index.next = self.cnt_idx.val();
-        self.pool.cnt_rd_index.next = self.cnt_idx.val();
-        self.seq.cnt_rd_index.next = self.cnt_idx.val();
-        self.cnt_sel.d.next = self.cnt_rd_index.val().get_bits::<3>(5);
-        if self.reset.val() {
-            self.cnt_sel.d.next = 0.into();
-        }
-        self.cnt_rd_data.next = 0.into();
-        if self.cnt_sel.q.val() == self.k_cnt_parser.val() {
-            self.cnt_rd_data.next = self.parser.cnt_rd_data.val();
-        }
-        if self.cnt_sel.q.val() == self.k_cnt_pool.val() {
-            self.cnt_rd_data.next = self.pool.cnt_rd_data.val();
-        }
-        if self.cnt_sel.q.val() == self.k_cnt_seq.val() {
-            self.cnt_rd_data.next = self.seq.cnt_rd_data.val();
-        }
-        self.rxbuf.s_axis_pay_tvalid.next = self.parser.m_axis_pay_tvalid.val();
-        self.rxbuf.s_axis_pay_tdata.next = self.parser.m_axis_pay_tdata.val();
-        self.rxbuf.s_axis_pay_tlast.next = self.parser.m_axis_pay_tlast.val();
-        self.rxbuf.s_axis_pay_tuser.next = self.parser.m_axis_pay_tuser.val();
-        self.hdr_rec.next.tuser = self.parser.m_axis_hdr_tuser.val();
-        self.hdr_rec.next.error = self.parser.m_axis_hdr_error.val();
-        self.hdr_rec.next.mid = self.parser.m_axis_hdr_mid.val();
-        self.hdr_rec.next.flags = self.parser.m_axis_hdr_flags.val();
-        self.hdr_rec.next.bufs = self.parser.m_axis_hdr_bufs.val();
-        self.hdr_rec.next.len = self.parser.m_axis_hdr_len.val();
-        self.hdr_rec.next.mseq = self.parser.m_axis_hdr_mseq.val();
-        self.hdr_rec.next.ack = self.parser.m_axis_hdr_mseq_ack.val();
-        self.hdr_rec.next.ext = self.parser.m_axis_hdr_ext.val();
-        self.hdr_rec.next.daddr = self.parser.m_axis_hdr_desc_addr.val();
-        self.hdr_rec.next.dkey = self.parser.m_axis_hdr_desc_key.val();
-        self.hdr_rec.next.dlen = self.parser.m_axis_hdr_desc_len.val();
+        // The sequencer's SAN side: RDMA requests and responses, the peer's access checks.
+        self.cp.fault_nomem.next = self.fault_nomem.val();
+        self.cp.m_axis_rq_tready.next = self.m_axis_rq_tready.val();
+        self.m_axis_rq_tvalid.next = self.cp.m_axis_rq_tvalid.val();
+        self.m_axis_rq_tag.next = self.cp.m_axis_rq_tag.val();
+        self.m_axis_rq_write.next = self.cp.m_axis_rq_write.val();
+        self.m_axis_rq_conn.next = self.cp.m_axis_rq_conn.val();
+        self.m_axis_rq_raddr.next = self.cp.m_axis_rq_raddr.val();
+        self.m_axis_rq_rkey.next = self.cp.m_axis_rq_rkey.val();
+        self.m_axis_rq_laddr.next = self.cp.m_axis_rq_laddr.val();
+        self.m_axis_rq_lkey.next = self.cp.m_axis_rq_lkey.val();
+        self.m_axis_rq_len.next = self.cp.m_axis_rq_len.val();
+        self.cp.s_axis_rs_tvalid.next = self.s_axis_rs_tvalid.val();
+        self.cp.s_axis_rs_tag.next = self.s_axis_rs_tag.val();
+        self.cp.s_axis_rs_status.next = self.s_axis_rs_status.val();
+        self.s_axis_rs_tready.next = self.cp.s_axis_rs_tready.val();
+        self.cp.s_axis_ac_tvalid.next = self.s_axis_ac_tvalid.val();
+        self.cp.s_axis_ac_conn.next = self.s_axis_ac_conn.val();
+        self.cp.s_axis_ac_key.next = self.s_axis_ac_key.val();
+        self.cp.s_axis_ac_write.next = self.s_axis_ac_write.val();
+        self.cp.s_axis_ac_addr.next = self.s_axis_ac_addr.val();
+        self.cp.s_axis_ac_len.next = self.s_axis_ac_len.val();
+        self.s_axis_ac_tready.next = self.cp.s_axis_ac_tready.val();
+        self.cp.m_axis_ck_tready.next = self.m_axis_ck_tready.val();
+        self.m_axis_ck_tvalid.next = self.cp.m_axis_ck_tvalid.val();
+        self.m_axis_ck_grant.next = self.cp.m_axis_ck_grant.val();
+        self.m_axis_ck_reason.next = self.cp.m_axis_ck_reason.val();
 
-        // The controller and the pool manager.
-        self.ctl.ovr_valid.next = self.admit.ovr_valid.val();
-        self.ctl.ovr_conn.next = self.admit.ovr_conn.val();
-        self.ctl.hdr_valid.next = self.parser.m_axis_hdr_tvalid.val();
-        self.ctl.hdr.next = self.hdr_rec.val();
-        self.ctl.sent_valid.next = self.builder.sent_valid.val();
-        self.ctl.sent.next = self.builder.sent.val();
-        self.ctl.dlv_valid.next = self.delivery.done_valid.val();
-        self.ctl.dlv.next = self.delivery.done.val();
-        self.ctl.cmd_valid.next = self.cmdq.valid.val();
-        self.ctl.cmd.next = self.cmdq.head.val();
-        self.ctl.cpl_can_push.next = self.cplq.can_push.val();
-        self.ctl.job_can_push.next = self.builder.job_can_push.val();
-        self.ctl.dj_can_push.next = self.delivery.job_can_push.val();
-        self.pool.s_axis_req_tvalid.next = self.ctl.pool_valid.val();
-        self.pool.s_axis_req_op.next = self.ctl.pool_req.val().op;
-        self.pool.s_axis_req_conn.next = self.ctl.pool_req.val().conn;
-        self.pool.s_axis_req_class.next = self.ctl.pool_req.val().class;
-        self.pool.s_axis_req_buf.next = self.ctl.pool_req.val().buf;
-        self.pool.s_axis_req_a.next = self.ctl.pool_req.val().a;
-        self.pool.s_axis_req_b.next = self.ctl.pool_req.val().b;
-        self.pool.s_axis_req_c.next = self.ctl.pool_req.val().c;
-        self.pool.s_axis_req_bufs.next = self.ctl.pool_req.val().bufs;
-        self.pool.m_axis_resp_tready.next = true;
-        self.ctl.pool_ready.next = self.pool.s_axis_req_tready.val();
-        self.ctl.resp_valid.next = self.pool.m_axis_resp_tvalid.val();
-        self.resp_rec.next.status = self.pool.m_axis_resp_status.val();
-        self.resp_rec.next.buf = self.pool.m_axis_resp_buf.val();
-        self.resp_rec.next.mseq = self.pool.m_axis_resp_mseq.val();
-        self.resp_rec.next.ack = self.pool.m_axis_resp_ack.val();
-        self.resp_rec.next.bufs = self.pool.m_axis_resp_bufs.val();
-        self.resp_rec.next.update_due = self.pool.m_axis_resp_update_due.val();
-        self.ctl.resp.next = self.resp_rec.val();
+        // The counter read port.
+        self.cnt.rd_index.next = self.cnt_rd_index.val();
+        self.rx.cnt_rd_index.next = self.cnt.bank_index.val();
+        self.cp.cnt_rd_index.next = self.cnt.bank_index.val();
+        self.cnt.parser_data.next = self.rx.cnt_rd_data.val();
+        self.cnt.pool_data.next = self.cp.pool_cnt_data.val();
+        self.cnt.seq_data.next = self.cp.seq_cnt_data.val();
+        self.cnt_rd_data.next = self.cnt.rd_data.val();
 
         // Sending: the builder, its host memory reads.
-        self.builder.job_push.next = self.ctl.job_push.val();
-        self.builder.job.next = self.ctl.job.val();
-        self.builder.sent_pop.next = self.ctl.take_sent.val();
+        self.builder.job_push.next = self.cp.job_push.val();
+        self.builder.job.next = self.cp.job.val();
+        self.builder.sent_pop.next = self.cp.take_sent.val();
+        self.cp.sent_valid.next = self.builder.sent_valid.val();
+        self.cp.sent.next = self.builder.sent.val();
+        self.cp.job_can_push.next = self.builder.job_can_push.val();
         self.builder.tx_ready.next = self.m_axis_tx_tready.val();
         self.builder.rd_ready.next = self.m_axis_dmard_tready.val();
         self.builder.rdd_valid.next = self.s_axis_dmard_tvalid.val();
@@ -402,11 +280,14 @@ impl<const A: usize> Logic for Engine<A> {
         self.s_axis_dmard_tready.next = self.builder.rdd_ready.val();
 
         // Delivery: the receive-buffer RAM into host memory.
-        self.delivery.job_push.next = self.ctl.dj_push.val();
-        self.delivery.job.next = self.ctl.dj.val();
-        self.delivery.done_pop.next = self.ctl.take_dlv.val();
-        self.rxbuf.rd_addr.next = self.delivery.ram_addr.val();
-        self.delivery.ram_data.next = self.rxbuf.rd_data.val();
+        self.delivery.job_push.next = self.cp.dj_push.val();
+        self.delivery.job.next = self.cp.dj.val();
+        self.delivery.done_pop.next = self.cp.take_dlv.val();
+        self.cp.dlv_valid.next = self.delivery.done_valid.val();
+        self.cp.dlv.next = self.delivery.done.val();
+        self.cp.dj_can_push.next = self.delivery.job_can_push.val();
+        self.rx.ram_addr.next = self.delivery.ram_addr.val();
+        self.delivery.ram_data.next = self.rx.ram_data.val();
         self.delivery.wr_ready.next = self.m_axis_dmawr_tready.val();
         self.m_axis_dmawr_tvalid.next = self.delivery.wr_valid.val();
         self.m_axis_dmawr_addr.next = self.delivery.wr_addr.val();

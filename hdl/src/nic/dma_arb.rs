@@ -1,6 +1,6 @@
 //! The host-memory arbiter's decisions: which master's read request and write beat go to
-//! the NIC's one host-memory port, and whose the returning read data is. The NIC top
-//! ([`super::Nic`]) does the multiplexing from these grants. Same decisions as
+//! the NIC's one host-memory port, and whose the returning read data is. [`super::DmaMux`]
+//! does the multiplexing from these grants. Same decisions as
 //! `sanswitch_model::blocks::dma_arb` (round robin between the host interface and the
 //! engine; reads in request order through an owner queue of `RD_OUTSTANDING` entries; write
 //! bursts never interleaved).

@@ -1,5 +1,5 @@
 //! The NIC top: the host interface in front of the engine, both on one host-memory port
-//! through the arbiter ([`DmaArb`]). Ports and behaviour: `sanswitch_model::blocks::nic`
+//! through the multiplexer ([`DmaMux`], steered by the arbiter [`DmaArb`]). Ports and behaviour: `sanswitch_model::blocks::nic`
 //! (the cycle model it is checked against), whose port tables this module's ports follow.
 //!
 //! # Ports
@@ -10,10 +10,11 @@
 //! - The engine's SAN port and `fault_nomem`, passed through.
 //!
 //! # Timing
-//! No register between the units: the arbiter's grants are combinational, the command and
+//! No register between the units: the multiplexer's grants are combinational, the command and
 //! completion streams pass as they are.
 
 pub mod dma_arb;
+pub mod dma_mux;
 
 use rust_hdl::prelude::*;
 
@@ -21,6 +22,7 @@ use sanswitch_model::params::EngineParams;
 use sanswitch_model::regs::HostParams;
 
 pub use dma_arb::DmaArb;
+pub use dma_mux::DmaMux;
 
 use crate::engine::Engine;
 use crate::hostif::HostIf;
@@ -107,9 +109,7 @@ pub struct Nic<const A: usize, const Q: usize> {
     pub cq_event: Signal<Out, Bits<8>>,
     pub host: HostIf<Q>,
     pub engine: Engine<A>,
-    arb: DmaArb,
-    rd_eng_data: Signal<Local, Bit>,
-    rd_host_data: Signal<Local, Bit>,
+    dma: DmaMux,
 }
 
 impl<const A: usize, const Q: usize> Nic<A, Q> {
@@ -195,9 +195,7 @@ impl<const A: usize, const Q: usize> Nic<A, Q> {
             cq_event: Default::default(),
             host: HostIf::new(p, h),
             engine: Engine::new(p),
-            arb: DmaArb::new(),
-            rd_eng_data: Default::default(),
-            rd_host_data: Default::default(),
+            dma: DmaMux::new(),
         }
     }
 }
@@ -205,10 +203,10 @@ impl<const A: usize, const Q: usize> Nic<A, Q> {
 impl<const A: usize, const Q: usize> Logic for Nic<A, Q> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, host, engine, arb);
+        clock!(self, clock, host, engine, dma);
         self.host.reset.next = self.reset.val();
         self.engine.reset.next = self.reset.val();
-        self.arb.reset.next = self.reset.val();
+        self.dma.reset.next = self.reset.val();
         // The register port and the event.
         self.host.s_axil_awvalid.next = self.s_axil_awvalid.val();
         self.host.s_axil_awaddr.next = self.s_axil_awaddr.val();
@@ -294,69 +292,48 @@ impl<const A: usize, const Q: usize> Logic for Nic<A, Q> {
         self.engine.cnt_rd_index.next = self.host.cnt_rd_index.val();
         self.host.cnt_rd_data.next = self.engine.cnt_rd_data.val();
 
-        // Host-memory reads: the granted request out, the data to the oldest's owner.
-        self.arb.host_rd.next = self.host.m_axis_fetch_tvalid.val();
-        self.arb.eng_rd.next = self.engine.m_axis_dmard_tvalid.val();
-        self.arb.rd_ready.next = self.m_axis_dmard_tready.val();
-        self.host.m_axis_fetch_tready.next =
-            self.m_axis_dmard_tready.val() & self.arb.rd_host.val();
-        self.engine.m_axis_dmard_tready.next =
-            self.m_axis_dmard_tready.val() & self.arb.rd_eng.val();
-        self.m_axis_dmard_tvalid.next = self.arb.rd_host.val() | self.arb.rd_eng.val();
-        self.m_axis_dmard_addr.next = 0.into();
-        self.m_axis_dmard_len.next = 0.into();
-        if self.arb.rd_host.val() {
-            self.m_axis_dmard_addr.next = self.host.m_axis_fetch_addr.val();
-            self.m_axis_dmard_len.next = self.host.m_axis_fetch_len.val();
-        }
-        if self.arb.rd_eng.val() {
-            self.m_axis_dmard_addr.next = self.engine.m_axis_dmard_addr.val();
-            self.m_axis_dmard_len.next = self.engine.m_axis_dmard_len.val();
-        }
-        self.rd_eng_data.next = self.arb.rd_owned.val() & self.arb.rd_owner_eng.val();
-        self.rd_host_data.next = self.arb.rd_owned.val() & !self.arb.rd_owner_eng.val();
-        self.host.s_axis_fetch_tvalid.next =
-            self.s_axis_dmard_tvalid.val() & self.rd_host_data.val();
+        // Host memory: the two masters on the one port.
+        self.dma.s_axis_hrd_tvalid.next = self.host.m_axis_fetch_tvalid.val();
+        self.dma.s_axis_hrd_addr.next = self.host.m_axis_fetch_addr.val();
+        self.dma.s_axis_hrd_len.next = self.host.m_axis_fetch_len.val();
+        self.host.m_axis_fetch_tready.next = self.dma.s_axis_hrd_tready.val();
+        self.dma.s_axis_erd_tvalid.next = self.engine.m_axis_dmard_tvalid.val();
+        self.dma.s_axis_erd_addr.next = self.engine.m_axis_dmard_addr.val();
+        self.dma.s_axis_erd_len.next = self.engine.m_axis_dmard_len.val();
+        self.engine.m_axis_dmard_tready.next = self.dma.s_axis_erd_tready.val();
+        self.dma.m_axis_dmard_tready.next = self.m_axis_dmard_tready.val();
+        self.m_axis_dmard_tvalid.next = self.dma.m_axis_dmard_tvalid.val();
+        self.m_axis_dmard_addr.next = self.dma.m_axis_dmard_addr.val();
+        self.m_axis_dmard_len.next = self.dma.m_axis_dmard_len.val();
+        self.dma.s_axis_dmard_tvalid.next = self.s_axis_dmard_tvalid.val();
+        self.dma.s_axis_dmard_tlast.next = self.s_axis_dmard_tlast.val();
+        self.s_axis_dmard_tready.next = self.dma.s_axis_dmard_tready.val();
+        self.host.s_axis_fetch_tvalid.next = self.dma.m_axis_hrdd_tvalid.val();
         self.host.s_axis_fetch_tdata.next = self.s_axis_dmard_tdata.val();
         self.host.s_axis_fetch_tlast.next = self.s_axis_dmard_tlast.val();
-        self.engine.s_axis_dmard_tvalid.next =
-            self.s_axis_dmard_tvalid.val() & self.rd_eng_data.val();
+        self.dma.m_axis_hrdd_tready.next = self.host.s_axis_fetch_tready.val();
+        self.engine.s_axis_dmard_tvalid.next = self.dma.m_axis_erdd_tvalid.val();
         self.engine.s_axis_dmard_tdata.next = self.s_axis_dmard_tdata.val();
         self.engine.s_axis_dmard_tkeep.next = self.s_axis_dmard_tkeep.val();
         self.engine.s_axis_dmard_tlast.next = self.s_axis_dmard_tlast.val();
-        self.s_axis_dmard_tready.next = (self.rd_host_data.val()
-            & self.host.s_axis_fetch_tready.val())
-            | (self.rd_eng_data.val() & self.engine.s_axis_dmard_tready.val());
-        self.arb.rd_done.next = self.s_axis_dmard_tready.val()
-            & self.s_axis_dmard_tvalid.val()
-            & self.s_axis_dmard_tlast.val();
-
-        // Host-memory writes: the granted master's beat, whole bursts.
-        self.arb.host_wr.next = self.host.m_axis_cqwr_tvalid.val();
-        self.arb.eng_wr.next = self.engine.m_axis_dmawr_tvalid.val();
-        self.host.m_axis_cqwr_tready.next = self.m_axis_dmawr_tready.val() & self.arb.wr_host.val();
-        self.engine.m_axis_dmawr_tready.next =
-            self.m_axis_dmawr_tready.val() & self.arb.wr_eng.val();
-        self.m_axis_dmawr_tvalid.next = false;
-        self.m_axis_dmawr_addr.next = 0.into();
-        self.m_axis_dmawr_tdata.next = 0.into();
-        self.m_axis_dmawr_tkeep.next = 0.into();
-        self.m_axis_dmawr_tlast.next = false;
-        if self.arb.wr_host.val() {
-            self.m_axis_dmawr_tvalid.next = self.host.m_axis_cqwr_tvalid.val();
-            self.m_axis_dmawr_addr.next = self.host.m_axis_cqwr_addr.val();
-            self.m_axis_dmawr_tdata.next = self.host.m_axis_cqwr_tdata.val();
-            self.m_axis_dmawr_tkeep.next = self.host.m_axis_cqwr_tkeep.val();
-            self.m_axis_dmawr_tlast.next = self.host.m_axis_cqwr_tlast.val();
-        }
-        if self.arb.wr_eng.val() {
-            self.m_axis_dmawr_tvalid.next = self.engine.m_axis_dmawr_tvalid.val();
-            self.m_axis_dmawr_addr.next = self.engine.m_axis_dmawr_addr.val();
-            self.m_axis_dmawr_tdata.next = self.engine.m_axis_dmawr_tdata.val();
-            self.m_axis_dmawr_tkeep.next = self.engine.m_axis_dmawr_tkeep.val();
-            self.m_axis_dmawr_tlast.next = self.engine.m_axis_dmawr_tlast.val();
-        }
-        self.arb.wr_take.next = self.m_axis_dmawr_tvalid.val() & self.m_axis_dmawr_tready.val();
-        self.arb.wr_last.next = self.m_axis_dmawr_tlast.val();
+        self.dma.m_axis_erdd_tready.next = self.engine.s_axis_dmard_tready.val();
+        self.dma.s_axis_hwr_tvalid.next = self.host.m_axis_cqwr_tvalid.val();
+        self.dma.s_axis_hwr_addr.next = self.host.m_axis_cqwr_addr.val();
+        self.dma.s_axis_hwr_tdata.next = self.host.m_axis_cqwr_tdata.val();
+        self.dma.s_axis_hwr_tkeep.next = self.host.m_axis_cqwr_tkeep.val();
+        self.dma.s_axis_hwr_tlast.next = self.host.m_axis_cqwr_tlast.val();
+        self.host.m_axis_cqwr_tready.next = self.dma.s_axis_hwr_tready.val();
+        self.dma.s_axis_ewr_tvalid.next = self.engine.m_axis_dmawr_tvalid.val();
+        self.dma.s_axis_ewr_addr.next = self.engine.m_axis_dmawr_addr.val();
+        self.dma.s_axis_ewr_tdata.next = self.engine.m_axis_dmawr_tdata.val();
+        self.dma.s_axis_ewr_tkeep.next = self.engine.m_axis_dmawr_tkeep.val();
+        self.dma.s_axis_ewr_tlast.next = self.engine.m_axis_dmawr_tlast.val();
+        self.engine.m_axis_dmawr_tready.next = self.dma.s_axis_ewr_tready.val();
+        self.dma.m_axis_dmawr_tready.next = self.m_axis_dmawr_tready.val();
+        self.m_axis_dmawr_tvalid.next = self.dma.m_axis_dmawr_tvalid.val();
+        self.m_axis_dmawr_addr.next = self.dma.m_axis_dmawr_addr.val();
+        self.m_axis_dmawr_tdata.next = self.dma.m_axis_dmawr_tdata.val();
+        self.m_axis_dmawr_tkeep.next = self.dma.m_axis_dmawr_tkeep.val();
+        self.m_axis_dmawr_tlast.next = self.dma.m_axis_dmawr_tlast.val();
     }
 }
