@@ -1,15 +1,19 @@
 //! Each widget in rust-hdl's simulator against its cycle model, cycle by cycle, with random
-//! inputs, resets included; and a deliberately wrong model caught.
+//! inputs, resets included; and a deliberately wrong model caught. The controller's
+//! combinational `PumpStep` against the model's order, every condition at its boundary.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rust_hdl::prelude::Bits;
+use rust_hdl::prelude::{Bits, Block, simulate};
+use sanswitch_hdl::engine::controller::PumpStep;
+use sanswitch_hdl::engine::records::{ConnWord, SqEnt};
 use sanswitch_hdl::rhsim;
 use sanswitch_hdl::widgets::{CounterBank, Fifo, LutFifo, SkidBuffer};
 use sanswitch_model::blocks::widgets::counter_bank::{CounterBankIn, CounterBankOut};
 use sanswitch_model::blocks::widgets::fifo::{FifoIn, FifoOut};
 use sanswitch_model::blocks::widgets::skid::{SkidIn, SkidOut};
 use sanswitch_model::blocks::widgets::{self as model};
+use sanswitch_model::params::EngineParams;
 use sanswitch_model::ports::{CycleModel, Stimulus};
 
 /// Random skid inputs that follow the producer's rule (push only while `can_push`).
@@ -171,4 +175,116 @@ fn a_wrong_counter_bank_model_is_caught() {
         .map(|_| ())
         .unwrap_err();
     assert!(e.contains("rd_data"), "{e}");
+}
+
+/// The pump's steps in the order `PumpStep` outputs them.
+const STEPS: [&str; 8] = ["flush", "deliver", "eof", "idle", "owed", "zcopy", "data", "tail"];
+
+/// The model's `Controller::pump_step` order, written from its documentation (not from the
+/// widget): the step a connection word and send-queue head give, threshold `thresh`.
+fn pump_step_oracle(cw: &ConnWord, sq: &SqEnt, thresh: u64) -> &'static str {
+    const ESTABLISHED: u64 = 4;
+    const ABORTED: u64 = 6;
+    let st = cw.st.index() as u64;
+    let rx_free = !cw.dlv_busy && cw.rq_n.index() != 0 && st != ABORTED;
+    let large = cw.sent.index() == 0 && !sq.urgent && sq.len.index() as u64 > thresh;
+    if cw.fl_v {
+        "flush"
+    } else if rx_free && cw.held_n.index() != 0 {
+        "deliver"
+    } else if rx_free && cw.fin_rcvd {
+        "eof"
+    } else if st != ESTABLISHED {
+        "idle"
+    } else if cw.rx_due.index() != 0 || cw.tx_due {
+        "owed"
+    } else if cw.sq_n.index() != 0 && (cw.tx_x.index() != 0 || large) {
+        "zcopy"
+    } else if cw.sq_n.index() != 0 {
+        "data"
+    } else {
+        "tail"
+    }
+}
+
+#[test]
+fn pump_step_follows_the_models_order() {
+    let p = EngineParams::default();
+    let thresh = p.rdma_threshold as u64;
+    let mut uut = PumpStep::new(&p);
+    uut.connect_all();
+    let mut r = ChaCha8Rng::seed_from_u64(17);
+    let mut seen = std::collections::BTreeMap::<&str, u32>::new();
+    for i in 0..20_000 {
+        // Each condition near its boundary: counts 0, 1 or many; lengths one either side of
+        // the threshold; every state code.
+        let count = |r: &mut ChaCha8Rng| -> Bits<5> {
+            [0u64, 1, r.gen_range(2..32u64)][r.gen_range(0..3)].into()
+        };
+        let mut cw = ConnWord {
+            fl_v: r.gen_bool(0.1),
+            dlv_busy: r.gen_bool(0.3),
+            rq_n: count(&mut r),
+            st: r.gen_range(0..8u64).into(),
+            held_n: count(&mut r),
+            fin_rcvd: r.gen_bool(0.3),
+            rx_due: r.gen_range(0..4u64).into(),
+            tx_due: r.gen_bool(0.3),
+            sq_n: count(&mut r),
+            tx_x: if r.gen_bool(0.6) { 0.into() } else { r.gen_range(1..8u64).into() },
+            sent: if r.gen_bool(0.6) { 0.into() } else { r.gen_range(1..100_000u64).into() },
+            ..Default::default()
+        };
+        if r.gen_bool(0.5) {
+            cw.st = 4.into();
+        }
+        if r.gen_bool(0.5) {
+            cw.rx_due = 0.into();
+            cw.tx_due = false;
+        }
+        let sq = SqEnt {
+            tag: (r.r#gen::<u32>() as u64).into(),
+            addr: r.r#gen::<u64>().into(),
+            len: (thresh + r.gen_range(0..3u64) - 1
+                + [0, r.gen_range(0..1_000_000u64)][r.gen_range(0..2)])
+            .into(),
+            urgent: r.gen_bool(0.2),
+        };
+        let want = pump_step_oracle(&cw, &sq, thresh);
+        assert_eq!(pump_steps(&mut uut, cw, sq), [want], "case {i}: word {cw:?}, send {sq:?}");
+        *seen.entry(want).or_default() += 1;
+    }
+    assert_eq!(seen.len(), STEPS.len(), "steps seen: {seen:?}");
+    // The zero-copy threshold at its boundary and one past it, and what keeps a long send
+    // on the copy path (urgent, or already started by Data messages).
+    let mut cw = ConnWord { st: 4.into(), sq_n: 1.into(), ..Default::default() };
+    let mut sq = SqEnt { len: thresh.into(), ..Default::default() };
+    assert_eq!(pump_steps(&mut uut, cw, sq), ["data"], "a send of the threshold's length");
+    sq.len = (thresh + 1).into();
+    assert_eq!(pump_steps(&mut uut, cw, sq), ["zcopy"], "one byte past the threshold");
+    sq.urgent = true;
+    assert_eq!(pump_steps(&mut uut, cw, sq), ["data"], "urgent data never goes zero-copy");
+    sq.urgent = false;
+    cw.sent = 1.into();
+    assert_eq!(pump_steps(&mut uut, cw, sq), ["data"], "a send already started by Data");
+    cw.tx_x = 1.into();
+    assert_eq!(pump_steps(&mut uut, cw, sq), ["zcopy"], "a transfer under way");
+}
+
+/// The steps `PumpStep` sets for a word and a send-queue head, settled.
+fn pump_steps(uut: &mut PumpStep, cw: ConnWord, sq: SqEnt) -> Vec<&'static str> {
+    uut.cw.next = cw;
+    uut.sq_f.next = sq;
+    assert!(simulate(uut, 100), "PumpStep settles");
+    let outs = [
+        uut.flush.val(),
+        uut.deliver.val(),
+        uut.eof.val(),
+        uut.idle.val(),
+        uut.owed.val(),
+        uut.zcopy.val(),
+        uut.data.val(),
+        uut.tail.val(),
+    ];
+    STEPS.iter().zip(outs).filter(|(_, o)| *o).map(|(n, _)| *n).collect()
 }
