@@ -124,8 +124,8 @@ fn verilator_root(verilator: &str) -> String {
 fn check_ports(v: &str, p: &BlockPorts) {
     let got = top_ports(v);
     let mut want = vec![("input".to_string(), "clock".to_string(), 1)];
-    want.extend(p.inputs.iter().map(|i| ("input".into(), i.name.into(), i.width)));
-    want.extend(p.outputs.iter().map(|i| ("output".into(), i.name.into(), i.width)));
+    want.extend(p.inputs.iter().map(|i| ("input".into(), i.hdl_name(), i.width)));
+    want.extend(p.outputs.iter().map(|i| ("output".into(), i.hdl_name(), i.width)));
     assert_eq!(got, want, "{}: Verilog ports differ from the model's port tables", p.name);
 }
 
@@ -219,12 +219,12 @@ fn write_shim(s: &mut String, m: &CosimBlock, p: &BlockPorts) {
     let _ = writeln!(s, "  ~{name}_sim() override {{ delete top; }}");
     let _ = writeln!(s, "  void set(const uint64_t* v) override {{");
     for (i, port) in p.inputs.iter().enumerate() {
-        let _ = writeln!(s, "    top->{} = v[{i}];", port.name);
+        let _ = writeln!(s, "    top->{} = v[{i}];", port.verilator_name());
     }
     let _ = writeln!(s, "    top->eval();\n  }}");
     let _ = writeln!(s, "  void get(uint64_t* v) override {{");
     for (i, port) in p.outputs.iter().enumerate() {
-        let _ = writeln!(s, "    v[{i}] = (uint64_t)top->{};", port.name);
+        let _ = writeln!(s, "    v[{i}] = (uint64_t)top->{};", port.verilator_name());
     }
     let _ = writeln!(s, "  }}");
     let _ = writeln!(s, "  void clock(int c) override {{ top->clock = c; top->eval(); }}");

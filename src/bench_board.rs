@@ -89,12 +89,12 @@ impl<M: CycleModel<In = BridgeIn, Out = BridgeOut>> Bench<M> {
                 m_mem_ready: true,
                 s_mem_rvalid: self.mem_rd.is_some(),
                 s_mem_rdata: self.mem_rd.unwrap_or(0),
-                m0_axil_awready: true,
-                m0_axil_wready: true,
-                m0_axil_arready: true,
-                m0_axil_bvalid: self.b_pending,
-                m0_axil_rvalid: self.r_pending,
-                m0_axil_rdata: self.reg,
+                m_axil_awready_0: true,
+                m_axil_wready_0: true,
+                m_axil_arready_0: true,
+                m_axil_bvalid_0: self.b_pending,
+                m_axil_rvalid_0: self.r_pending,
+                m_axil_rdata_0: self.reg,
                 ..Default::default()
             };
             let o = self.m.outputs(&i);
@@ -119,11 +119,11 @@ impl<M: CycleModel<In = BridgeIn, Out = BridgeOut>> Bench<M> {
                     self.mem_rd = Some(*w);
                 }
             }
-            self.b_pending = o.m0_axil_awvalid || (self.b_pending && !o.m0_axil_bready);
-            if o.m0_axil_wvalid {
-                self.reg = o.m0_axil_wdata;
+            self.b_pending = o.m_axil_awvalid_0 || (self.b_pending && !o.m_axil_bready_0);
+            if o.m_axil_wvalid_0 {
+                self.reg = o.m_axil_wdata_0;
             }
-            self.r_pending = o.m0_axil_arvalid || (self.r_pending && !o.m0_axil_rready);
+            self.r_pending = o.m_axil_arvalid_0 || (self.r_pending && !o.m_axil_rready_0);
             self.cycle += 1;
         }
         let start = first.ok_or("no request word taken")?;

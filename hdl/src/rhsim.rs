@@ -42,20 +42,19 @@ impl<const N: usize> FromPortBits for Bits<N> {
 }
 
 /// Implement [`RhDut`] for a block from the names of its inputs (each a field of both the
-/// block and the input port struct).
+/// block and the input port struct). An element of a vector port is written
+/// `field[k] port_field`: `s_axis_tx_tvalid[1] s_axis_tx_tvalid_1` drives the block's
+/// `s_axis_tx_tvalid[1]` from the port struct's `s_axis_tx_tvalid_1`.
 #[macro_export]
 macro_rules! rh_dut {
-    (impl<$(const $g:ident: usize),*> $blk:ty, $in:ty, $out:ty; $($f:ident),* $(,)?) => {
+    (impl<$(const $g:ident: usize),*> $blk:ty, $in:ty, $out:ty;
+     $($f:ident $([$k:literal] $pf:ident)?),* $(,)?) => {
         impl<$(const $g: usize),*> $crate::rhsim::RhDut for $blk {
             type In = $in;
             type Out = $out;
-            const INPUTS: &'static [&'static str] = &[$(stringify!($f)),*];
+            const INPUTS: &'static [&'static str] = &[$($crate::rh_dut!(@name $f $([$k] $pf)?)),*];
             fn set_inputs(&mut self, i: &$in) {
-                $(
-                    self.$f.next = $crate::rhsim::FromPortBits::from_port_bits(
-                        sanswitch_model::ports::PortValue::to_bits(i.$f),
-                    );
-                )*
+                $($crate::rh_dut!(@set self, i, $f $([$k] $pf)?);)*
             }
             fn clock_in(&mut self) -> &mut rust_hdl::prelude::Signal<
                 rust_hdl::prelude::In,
@@ -65,8 +64,20 @@ macro_rules! rh_dut {
             }
         }
     };
-    ($blk:ty, $in:ty, $out:ty; $($f:ident),* $(,)?) => {
-        $crate::rh_dut!(impl<> $blk, $in, $out; $($f),*);
+    (@name $f:ident) => { stringify!($f) };
+    (@name $f:ident [$k:literal] $pf:ident) => { stringify!($pf) };
+    (@set $s:ident, $i:ident, $f:ident) => {
+        $s.$f.next = $crate::rhsim::FromPortBits::from_port_bits(
+            sanswitch_model::ports::PortValue::to_bits($i.$f),
+        )
+    };
+    (@set $s:ident, $i:ident, $f:ident [$k:literal] $pf:ident) => {
+        $s.$f[$k].next = $crate::rhsim::FromPortBits::from_port_bits(
+            sanswitch_model::ports::PortValue::to_bits($i.$pf),
+        )
+    };
+    ($blk:ty, $in:ty, $out:ty; $($f:ident $([$k:literal] $pf:ident)?),* $(,)?) => {
+        $crate::rh_dut!(impl<> $blk, $in, $out; $($f $([$k] $pf)?),*);
     };
 }
 
@@ -88,7 +99,7 @@ impl Probe for OutputProbe {
         if self.depth != 1 {
             return;
         }
-        if let Some(k) = self.ports.iter().position(|p| p.name == name) {
+        if let Some(k) = self.ports.iter().position(|p| p.hdl_name() == name) {
             self.values[k] = Some(vcd_to_u64(&signal.vcd()));
         }
     }
@@ -356,11 +367,24 @@ rh_dut!(
     crate::board::Bridge,
     sanswitch_model::blocks::bridge::BridgeIn,
     sanswitch_model::blocks::bridge::BridgeOut;
-    reset, s_axis_req_tvalid, s_axis_req_tdata, m_axis_rsp_tready, m0_axil_awready,
-    m0_axil_wready, m0_axil_bvalid, m0_axil_bresp, m0_axil_arready, m0_axil_rvalid,
-    m0_axil_rdata, m0_axil_rresp, m1_axil_awready, m1_axil_wready, m1_axil_bvalid,
-    m1_axil_bresp, m1_axil_arready, m1_axil_rvalid, m1_axil_rdata, m1_axil_rresp, m_mem_ready,
-    s_mem_rvalid, s_mem_rdata
+    reset, s_axis_req_tvalid, s_axis_req_tdata, m_axis_rsp_tready,
+    m_axil_awready[0] m_axil_awready_0,
+    m_axil_awready[1] m_axil_awready_1,
+    m_axil_wready[0] m_axil_wready_0,
+    m_axil_wready[1] m_axil_wready_1,
+    m_axil_bvalid[0] m_axil_bvalid_0,
+    m_axil_bvalid[1] m_axil_bvalid_1,
+    m_axil_bresp[0] m_axil_bresp_0,
+    m_axil_bresp[1] m_axil_bresp_1,
+    m_axil_arready[0] m_axil_arready_0,
+    m_axil_arready[1] m_axil_arready_1,
+    m_axil_rvalid[0] m_axil_rvalid_0,
+    m_axil_rvalid[1] m_axil_rvalid_1,
+    m_axil_rdata[0] m_axil_rdata_0,
+    m_axil_rdata[1] m_axil_rdata_1,
+    m_axil_rresp[0] m_axil_rresp_0,
+    m_axil_rresp[1] m_axil_rresp_1,
+    m_mem_ready, s_mem_rvalid, s_mem_rdata
 );
 
 rh_dut!(
@@ -376,17 +400,55 @@ rh_dut!(
     crate::board::SanLoop,
     sanswitch_model::blocks::san_loop::SanLoopIn,
     sanswitch_model::blocks::san_loop::SanLoopOut;
-    reset, s_axis_tx0_tvalid, s_axis_tx0_tdata, s_axis_tx0_tkeep, s_axis_tx0_tlast,
-    s_axis_tx0_tuser, s_axis_down0_tvalid, s_axis_down0_conn, m_axis_rx0_tready,
-    m_axis_down0_tready, s_axis_rq0_tvalid, s_axis_rq0_tag, s_axis_rq0_write, s_axis_rq0_conn,
-    s_axis_rq0_raddr, s_axis_rq0_rkey, s_axis_rq0_laddr, s_axis_rq0_len, m_axis_rs0_tready,
-    m_axis_ac0_tready, s_axis_ck0_tvalid, s_axis_ck0_grant, s_axis_ck0_reason, m_mem0_ready,
-    s_mem0_rdata, s_axis_tx1_tvalid, s_axis_tx1_tdata, s_axis_tx1_tkeep, s_axis_tx1_tlast,
-    s_axis_tx1_tuser, s_axis_down1_tvalid, s_axis_down1_conn, m_axis_rx1_tready,
-    m_axis_down1_tready, s_axis_rq1_tvalid, s_axis_rq1_tag, s_axis_rq1_write, s_axis_rq1_conn,
-    s_axis_rq1_raddr, s_axis_rq1_rkey, s_axis_rq1_laddr, s_axis_rq1_len, m_axis_rs1_tready,
-    m_axis_ac1_tready, s_axis_ck1_tvalid, s_axis_ck1_grant, s_axis_ck1_reason, m_mem1_ready,
-    s_mem1_rdata
+    reset,
+    s_axis_tx_tvalid[0] s_axis_tx_tvalid_0,
+    s_axis_tx_tvalid[1] s_axis_tx_tvalid_1,
+    s_axis_tx_tdata[0] s_axis_tx_tdata_0,
+    s_axis_tx_tdata[1] s_axis_tx_tdata_1,
+    s_axis_tx_tkeep[0] s_axis_tx_tkeep_0,
+    s_axis_tx_tkeep[1] s_axis_tx_tkeep_1,
+    s_axis_tx_tlast[0] s_axis_tx_tlast_0,
+    s_axis_tx_tlast[1] s_axis_tx_tlast_1,
+    s_axis_tx_tuser[0] s_axis_tx_tuser_0,
+    s_axis_tx_tuser[1] s_axis_tx_tuser_1,
+    s_axis_down_tvalid[0] s_axis_down_tvalid_0,
+    s_axis_down_tvalid[1] s_axis_down_tvalid_1,
+    s_axis_down_conn[0] s_axis_down_conn_0,
+    s_axis_down_conn[1] s_axis_down_conn_1,
+    m_axis_rx_tready[0] m_axis_rx_tready_0,
+    m_axis_rx_tready[1] m_axis_rx_tready_1,
+    m_axis_down_tready[0] m_axis_down_tready_0,
+    m_axis_down_tready[1] m_axis_down_tready_1,
+    s_axis_rq_tvalid[0] s_axis_rq_tvalid_0,
+    s_axis_rq_tvalid[1] s_axis_rq_tvalid_1,
+    s_axis_rq_tag[0] s_axis_rq_tag_0,
+    s_axis_rq_tag[1] s_axis_rq_tag_1,
+    s_axis_rq_write[0] s_axis_rq_write_0,
+    s_axis_rq_write[1] s_axis_rq_write_1,
+    s_axis_rq_conn[0] s_axis_rq_conn_0,
+    s_axis_rq_conn[1] s_axis_rq_conn_1,
+    s_axis_rq_raddr[0] s_axis_rq_raddr_0,
+    s_axis_rq_raddr[1] s_axis_rq_raddr_1,
+    s_axis_rq_rkey[0] s_axis_rq_rkey_0,
+    s_axis_rq_rkey[1] s_axis_rq_rkey_1,
+    s_axis_rq_laddr[0] s_axis_rq_laddr_0,
+    s_axis_rq_laddr[1] s_axis_rq_laddr_1,
+    s_axis_rq_len[0] s_axis_rq_len_0,
+    s_axis_rq_len[1] s_axis_rq_len_1,
+    m_axis_rs_tready[0] m_axis_rs_tready_0,
+    m_axis_rs_tready[1] m_axis_rs_tready_1,
+    m_axis_ac_tready[0] m_axis_ac_tready_0,
+    m_axis_ac_tready[1] m_axis_ac_tready_1,
+    s_axis_ck_tvalid[0] s_axis_ck_tvalid_0,
+    s_axis_ck_tvalid[1] s_axis_ck_tvalid_1,
+    s_axis_ck_grant[0] s_axis_ck_grant_0,
+    s_axis_ck_grant[1] s_axis_ck_grant_1,
+    s_axis_ck_reason[0] s_axis_ck_reason_0,
+    s_axis_ck_reason[1] s_axis_ck_reason_1,
+    m_mem_ready[0] m_mem_ready_0,
+    m_mem_ready[1] m_mem_ready_1,
+    s_mem_rdata[0] s_mem_rdata_0,
+    s_mem_rdata[1] s_mem_rdata_1
 );
 
 rh_dut!(

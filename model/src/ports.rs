@@ -7,11 +7,30 @@
 
 use std::fmt::Debug;
 
-/// One port: its Verilog name and width in bits (at most 64).
+/// One port: its name (the port struct's field) and width in bits (at most 64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PortInfo {
     pub name: &'static str,
     pub width: u32,
+}
+
+impl PortInfo {
+    /// The port's name in the generated Verilog: the table's name, except that a name ending
+    /// in `_<digit>` is that element of a vector port (`s_axis_tx_tvalid_1` is
+    /// `s_axis_tx_tvalid$1`, rust-hdl's name for `s_axis_tx_tvalid[1]`).
+    pub fn hdl_name(&self) -> String {
+        match self.name.rsplit_once('_') {
+            Some((base, k)) if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() => {
+                format!("{base}${k}")
+            }
+            _ => self.name.to_string(),
+        }
+    }
+
+    /// The port's name in Verilator's C++ model of the Verilog (which spells `$` `__024`).
+    pub fn verilator_name(&self) -> String {
+        self.hdl_name().replace('$', "__024")
+    }
 }
 
 /// A port struct: fields readable and writable by index, as raw bits.
@@ -149,4 +168,22 @@ pub trait Stimulus<I, O> {
     /// nothing, which is right only for a stimulus that keeps no state about the block, or
     /// that handles `reset` in `observe`.
     fn reset(&mut self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PortInfo;
+
+    #[test]
+    fn vector_port_elements_take_rust_hdls_names() {
+        let p = |name| PortInfo { name, width: 1 };
+        assert_eq!(p("s_axis_tx_tvalid_1").hdl_name(), "s_axis_tx_tvalid$1");
+        assert_eq!(p("s_axis_tx_tvalid_1").verilator_name(), "s_axis_tx_tvalid__0241");
+        assert_eq!(p("m_axil_awaddr_0").hdl_name(), "m_axil_awaddr$0");
+        // Only one trailing digit after an underscore marks an element.
+        for plain in ["reset", "cnt_rd_index", "s_axis_cmd_tvalid", "x_10", "tx0", "a_b1"] {
+            assert_eq!(p(plain).hdl_name(), plain);
+            assert_eq!(p(plain).verilator_name(), plain);
+        }
+    }
 }

@@ -45,7 +45,7 @@ use sanswitch_model::blocks::pool::{PoolIn, PoolOut};
 use sanswitch_model::blocks::san_loop::{SanLoopIn, SanLoopOut};
 use sanswitch_model::blocks::sequencer::{SequencerIn, SequencerOut};
 pub use sanswitch_model::ports::Stimulus;
-use sanswitch_model::ports::{CycleModel, Ports, reset_inputs, reset_port};
+use sanswitch_model::ports::{CycleModel, PortInfo, Ports, reset_inputs, reset_port};
 
 /// A simulated block driven through port structs.
 pub trait Dut {
@@ -659,7 +659,8 @@ where
     if opts.vcd_dir.is_some() {
         let vcd = got.vcd.as_ref().unwrap_or_else(|| panic!("no VCD was written: {msg}"));
         let text = std::fs::read_to_string(vcd).expect("read the VCD");
-        assert!(text.contains("$enddefinitions") && text.contains(got.port), "{}", vcd.display());
+        let port = PortInfo { name: got.port, width: 0 }.hdl_name();
+        assert!(text.contains("$enddefinitions") && text.contains(&port), "{}", vcd.display());
     }
     got
 }

@@ -48,8 +48,8 @@ impl CycleModel for WholeLastWord {
     type Out = SanLoopOut;
     fn outputs(&self, i: &SanLoopIn) -> SanLoopOut {
         let mut o = self.0.outputs(i);
-        if o.m_mem0_valid && o.m_mem0_write && o.m_mem0_wmask != 0xFF {
-            o.m_mem0_wmask = 0xFF;
+        if o.m_mem_valid_0 && o.m_mem_write_0 && o.m_mem_wmask_0 != 0xFF {
+            o.m_mem_wmask_0 = 0xFF;
         }
         o
     }
@@ -73,7 +73,7 @@ fn lockstep_catches_a_wrong_write_mask() {
         &|| SanLoopDriver::new(3, WORDS),
         &opts,
     );
-    assert_eq!(m.port, "m_mem0_wmask");
+    assert_eq!(m.port, "m_mem_wmask_0");
     assert_eq!(m.model, 0xFF);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -13,10 +13,11 @@
 //! - `reset` (in): synchronous, every part.
 //!
 //! # Structure
-//! [`Bridge`]'s register masters `m<k>_axil_*` drive node `k`'s `s_axil_*`; its word port
+//! [`Bridge`]'s register masters `m_axil_*[k]` drive node `k`'s `s_axil_*`; its word port
 //! goes to the node `m_mem_node` names (`s_br_*`), its read data back from that node.
-//! [`SanLoop`]'s node-`k` ports meet node `k`'s SAN port and its memory's second word-port
-//! master (`s_lb_*`). A request's `lkey` is not the loopback's business (the initiator
+//! [`SanLoop`]'s node-`k` ports (`[k]`) meet node `k`'s SAN port and its memory's second
+//! word-port master (`s_lb_*`). Both blocks' per-node ports are vector ports, so one loop
+//! wires each node. A request's `lkey` is not the loopback's business (the initiator
 //! registered its own buffer; the fabric model ignores it too).
 
 use rust_hdl::prelude::*;
@@ -102,136 +103,73 @@ impl<const A: usize> Logic for BoardCore<A> {
         self.oob.next = self.nodes[0].cnt_oob.val().any()
             | self.nodes[1].cnt_oob.val().any()
             | self.san.cnt_oob.val().any();
-        // The register ports, the SAN ports and the loopback's word ports.
-        self.nodes[0].s_axil_awvalid.next = self.bridge.m0_axil_awvalid.val();
-        self.nodes[0].s_axil_awaddr.next = self.bridge.m0_axil_awaddr.val();
-        self.nodes[0].s_axil_wvalid.next = self.bridge.m0_axil_wvalid.val();
-        self.nodes[0].s_axil_wdata.next = self.bridge.m0_axil_wdata.val();
-        self.nodes[0].s_axil_bready.next = self.bridge.m0_axil_bready.val();
-        self.nodes[0].s_axil_arvalid.next = self.bridge.m0_axil_arvalid.val();
-        self.nodes[0].s_axil_araddr.next = self.bridge.m0_axil_araddr.val();
-        self.nodes[0].s_axil_rready.next = self.bridge.m0_axil_rready.val();
-        self.bridge.m0_axil_awready.next = self.nodes[0].s_axil_awready.val();
-        self.bridge.m0_axil_wready.next = self.nodes[0].s_axil_wready.val();
-        self.bridge.m0_axil_bvalid.next = self.nodes[0].s_axil_bvalid.val();
-        self.bridge.m0_axil_bresp.next = self.nodes[0].s_axil_bresp.val();
-        self.bridge.m0_axil_arready.next = self.nodes[0].s_axil_arready.val();
-        self.bridge.m0_axil_rvalid.next = self.nodes[0].s_axil_rvalid.val();
-        self.bridge.m0_axil_rdata.next = self.nodes[0].s_axil_rdata.val();
-        self.bridge.m0_axil_rresp.next = self.nodes[0].s_axil_rresp.val();
-        self.nodes[1].s_axil_awvalid.next = self.bridge.m1_axil_awvalid.val();
-        self.nodes[1].s_axil_awaddr.next = self.bridge.m1_axil_awaddr.val();
-        self.nodes[1].s_axil_wvalid.next = self.bridge.m1_axil_wvalid.val();
-        self.nodes[1].s_axil_wdata.next = self.bridge.m1_axil_wdata.val();
-        self.nodes[1].s_axil_bready.next = self.bridge.m1_axil_bready.val();
-        self.nodes[1].s_axil_arvalid.next = self.bridge.m1_axil_arvalid.val();
-        self.nodes[1].s_axil_araddr.next = self.bridge.m1_axil_araddr.val();
-        self.nodes[1].s_axil_rready.next = self.bridge.m1_axil_rready.val();
-        self.bridge.m1_axil_awready.next = self.nodes[1].s_axil_awready.val();
-        self.bridge.m1_axil_wready.next = self.nodes[1].s_axil_wready.val();
-        self.bridge.m1_axil_bvalid.next = self.nodes[1].s_axil_bvalid.val();
-        self.bridge.m1_axil_bresp.next = self.nodes[1].s_axil_bresp.val();
-        self.bridge.m1_axil_arready.next = self.nodes[1].s_axil_arready.val();
-        self.bridge.m1_axil_rvalid.next = self.nodes[1].s_axil_rvalid.val();
-        self.bridge.m1_axil_rdata.next = self.nodes[1].s_axil_rdata.val();
-        self.bridge.m1_axil_rresp.next = self.nodes[1].s_axil_rresp.val();
-        self.nodes[0].m_axis_tx_tready.next = self.san.s_axis_tx0_tready.val();
-        self.nodes[0].s_axis_rx_tvalid.next = self.san.m_axis_rx0_tvalid.val();
-        self.nodes[0].s_axis_rx_tdata.next = self.san.m_axis_rx0_tdata.val();
-        self.nodes[0].s_axis_rx_tkeep.next = self.san.m_axis_rx0_tkeep.val();
-        self.nodes[0].s_axis_rx_tlast.next = self.san.m_axis_rx0_tlast.val();
-        self.nodes[0].s_axis_rx_tuser.next = self.san.m_axis_rx0_tuser.val();
-        self.nodes[0].s_axis_down_tvalid.next = self.san.m_axis_down0_tvalid.val();
-        self.nodes[0].s_axis_down_conn.next = self.san.m_axis_down0_conn.val();
-        self.nodes[0].m_axis_down_tready.next = self.san.s_axis_down0_tready.val();
-        self.nodes[0].m_axis_rq_tready.next = self.san.s_axis_rq0_tready.val();
-        self.nodes[0].s_axis_rs_tvalid.next = self.san.m_axis_rs0_tvalid.val();
-        self.nodes[0].s_axis_rs_tag.next = self.san.m_axis_rs0_tag.val();
-        self.nodes[0].s_axis_rs_status.next = self.san.m_axis_rs0_status.val();
-        self.nodes[0].s_axis_ac_tvalid.next = self.san.m_axis_ac0_tvalid.val();
-        self.nodes[0].s_axis_ac_conn.next = self.san.m_axis_ac0_conn.val();
-        self.nodes[0].s_axis_ac_key.next = self.san.m_axis_ac0_key.val();
-        self.nodes[0].s_axis_ac_write.next = self.san.m_axis_ac0_write.val();
-        self.nodes[0].s_axis_ac_addr.next = self.san.m_axis_ac0_addr.val();
-        self.nodes[0].s_axis_ac_len.next = self.san.m_axis_ac0_len.val();
-        self.nodes[0].m_axis_ck_tready.next = self.san.s_axis_ck0_tready.val();
-        self.san.s_axis_tx0_tvalid.next = self.nodes[0].m_axis_tx_tvalid.val();
-        self.san.s_axis_tx0_tdata.next = self.nodes[0].m_axis_tx_tdata.val();
-        self.san.s_axis_tx0_tkeep.next = self.nodes[0].m_axis_tx_tkeep.val();
-        self.san.s_axis_tx0_tlast.next = self.nodes[0].m_axis_tx_tlast.val();
-        self.san.s_axis_tx0_tuser.next = self.nodes[0].m_axis_tx_tuser.val();
-        self.san.m_axis_rx0_tready.next = self.nodes[0].s_axis_rx_tready.val();
-        self.san.m_axis_down0_tready.next = self.nodes[0].s_axis_down_tready.val();
-        self.san.s_axis_down0_tvalid.next = self.nodes[0].m_axis_down_tvalid.val();
-        self.san.s_axis_down0_conn.next = self.nodes[0].m_axis_down_conn.val();
-        self.san.s_axis_rq0_tvalid.next = self.nodes[0].m_axis_rq_tvalid.val();
-        self.san.s_axis_rq0_tag.next = self.nodes[0].m_axis_rq_tag.val();
-        self.san.s_axis_rq0_write.next = self.nodes[0].m_axis_rq_write.val();
-        self.san.s_axis_rq0_conn.next = self.nodes[0].m_axis_rq_conn.val();
-        self.san.s_axis_rq0_raddr.next = self.nodes[0].m_axis_rq_raddr.val();
-        self.san.s_axis_rq0_rkey.next = self.nodes[0].m_axis_rq_rkey.val();
-        self.san.s_axis_rq0_laddr.next = self.nodes[0].m_axis_rq_laddr.val();
-        self.san.s_axis_rq0_len.next = self.nodes[0].m_axis_rq_len.val();
-        self.san.m_axis_rs0_tready.next = self.nodes[0].s_axis_rs_tready.val();
-        self.san.m_axis_ac0_tready.next = self.nodes[0].s_axis_ac_tready.val();
-        self.san.s_axis_ck0_tvalid.next = self.nodes[0].m_axis_ck_tvalid.val();
-        self.san.s_axis_ck0_grant.next = self.nodes[0].m_axis_ck_grant.val();
-        self.san.s_axis_ck0_reason.next = self.nodes[0].m_axis_ck_reason.val();
-        self.nodes[0].s_lb_valid.next = self.san.m_mem0_valid.val();
-        self.nodes[0].s_lb_write.next = self.san.m_mem0_write.val();
-        self.nodes[0].s_lb_index.next = self.san.m_mem0_index.val();
-        self.nodes[0].s_lb_wdata.next = self.san.m_mem0_wdata.val();
-        self.nodes[0].s_lb_wmask.next = self.san.m_mem0_wmask.val();
-        self.san.m_mem0_ready.next = self.nodes[0].s_lb_ready.val();
-        self.san.s_mem0_rdata.next = self.nodes[0].s_lb_rdata.val();
-        self.nodes[1].m_axis_tx_tready.next = self.san.s_axis_tx1_tready.val();
-        self.nodes[1].s_axis_rx_tvalid.next = self.san.m_axis_rx1_tvalid.val();
-        self.nodes[1].s_axis_rx_tdata.next = self.san.m_axis_rx1_tdata.val();
-        self.nodes[1].s_axis_rx_tkeep.next = self.san.m_axis_rx1_tkeep.val();
-        self.nodes[1].s_axis_rx_tlast.next = self.san.m_axis_rx1_tlast.val();
-        self.nodes[1].s_axis_rx_tuser.next = self.san.m_axis_rx1_tuser.val();
-        self.nodes[1].s_axis_down_tvalid.next = self.san.m_axis_down1_tvalid.val();
-        self.nodes[1].s_axis_down_conn.next = self.san.m_axis_down1_conn.val();
-        self.nodes[1].m_axis_down_tready.next = self.san.s_axis_down1_tready.val();
-        self.nodes[1].m_axis_rq_tready.next = self.san.s_axis_rq1_tready.val();
-        self.nodes[1].s_axis_rs_tvalid.next = self.san.m_axis_rs1_tvalid.val();
-        self.nodes[1].s_axis_rs_tag.next = self.san.m_axis_rs1_tag.val();
-        self.nodes[1].s_axis_rs_status.next = self.san.m_axis_rs1_status.val();
-        self.nodes[1].s_axis_ac_tvalid.next = self.san.m_axis_ac1_tvalid.val();
-        self.nodes[1].s_axis_ac_conn.next = self.san.m_axis_ac1_conn.val();
-        self.nodes[1].s_axis_ac_key.next = self.san.m_axis_ac1_key.val();
-        self.nodes[1].s_axis_ac_write.next = self.san.m_axis_ac1_write.val();
-        self.nodes[1].s_axis_ac_addr.next = self.san.m_axis_ac1_addr.val();
-        self.nodes[1].s_axis_ac_len.next = self.san.m_axis_ac1_len.val();
-        self.nodes[1].m_axis_ck_tready.next = self.san.s_axis_ck1_tready.val();
-        self.san.s_axis_tx1_tvalid.next = self.nodes[1].m_axis_tx_tvalid.val();
-        self.san.s_axis_tx1_tdata.next = self.nodes[1].m_axis_tx_tdata.val();
-        self.san.s_axis_tx1_tkeep.next = self.nodes[1].m_axis_tx_tkeep.val();
-        self.san.s_axis_tx1_tlast.next = self.nodes[1].m_axis_tx_tlast.val();
-        self.san.s_axis_tx1_tuser.next = self.nodes[1].m_axis_tx_tuser.val();
-        self.san.m_axis_rx1_tready.next = self.nodes[1].s_axis_rx_tready.val();
-        self.san.m_axis_down1_tready.next = self.nodes[1].s_axis_down_tready.val();
-        self.san.s_axis_down1_tvalid.next = self.nodes[1].m_axis_down_tvalid.val();
-        self.san.s_axis_down1_conn.next = self.nodes[1].m_axis_down_conn.val();
-        self.san.s_axis_rq1_tvalid.next = self.nodes[1].m_axis_rq_tvalid.val();
-        self.san.s_axis_rq1_tag.next = self.nodes[1].m_axis_rq_tag.val();
-        self.san.s_axis_rq1_write.next = self.nodes[1].m_axis_rq_write.val();
-        self.san.s_axis_rq1_conn.next = self.nodes[1].m_axis_rq_conn.val();
-        self.san.s_axis_rq1_raddr.next = self.nodes[1].m_axis_rq_raddr.val();
-        self.san.s_axis_rq1_rkey.next = self.nodes[1].m_axis_rq_rkey.val();
-        self.san.s_axis_rq1_laddr.next = self.nodes[1].m_axis_rq_laddr.val();
-        self.san.s_axis_rq1_len.next = self.nodes[1].m_axis_rq_len.val();
-        self.san.m_axis_rs1_tready.next = self.nodes[1].s_axis_rs_tready.val();
-        self.san.m_axis_ac1_tready.next = self.nodes[1].s_axis_ac_tready.val();
-        self.san.s_axis_ck1_tvalid.next = self.nodes[1].m_axis_ck_tvalid.val();
-        self.san.s_axis_ck1_grant.next = self.nodes[1].m_axis_ck_grant.val();
-        self.san.s_axis_ck1_reason.next = self.nodes[1].m_axis_ck_reason.val();
-        self.nodes[1].s_lb_valid.next = self.san.m_mem1_valid.val();
-        self.nodes[1].s_lb_write.next = self.san.m_mem1_write.val();
-        self.nodes[1].s_lb_index.next = self.san.m_mem1_index.val();
-        self.nodes[1].s_lb_wdata.next = self.san.m_mem1_wdata.val();
-        self.nodes[1].s_lb_wmask.next = self.san.m_mem1_wmask.val();
-        self.san.m_mem1_ready.next = self.nodes[1].s_lb_ready.val();
-        self.san.s_mem1_rdata.next = self.nodes[1].s_lb_rdata.val();
+        // Node k's register port, SAN port and the loopback's master on its memory.
+        for k in 0..2 {
+            self.nodes[k].s_axil_awvalid.next = self.bridge.m_axil_awvalid[k].val();
+            self.nodes[k].s_axil_awaddr.next = self.bridge.m_axil_awaddr[k].val();
+            self.nodes[k].s_axil_wvalid.next = self.bridge.m_axil_wvalid[k].val();
+            self.nodes[k].s_axil_wdata.next = self.bridge.m_axil_wdata[k].val();
+            self.nodes[k].s_axil_bready.next = self.bridge.m_axil_bready[k].val();
+            self.nodes[k].s_axil_arvalid.next = self.bridge.m_axil_arvalid[k].val();
+            self.nodes[k].s_axil_araddr.next = self.bridge.m_axil_araddr[k].val();
+            self.nodes[k].s_axil_rready.next = self.bridge.m_axil_rready[k].val();
+            self.bridge.m_axil_awready[k].next = self.nodes[k].s_axil_awready.val();
+            self.bridge.m_axil_wready[k].next = self.nodes[k].s_axil_wready.val();
+            self.bridge.m_axil_bvalid[k].next = self.nodes[k].s_axil_bvalid.val();
+            self.bridge.m_axil_bresp[k].next = self.nodes[k].s_axil_bresp.val();
+            self.bridge.m_axil_arready[k].next = self.nodes[k].s_axil_arready.val();
+            self.bridge.m_axil_rvalid[k].next = self.nodes[k].s_axil_rvalid.val();
+            self.bridge.m_axil_rdata[k].next = self.nodes[k].s_axil_rdata.val();
+            self.bridge.m_axil_rresp[k].next = self.nodes[k].s_axil_rresp.val();
+            self.nodes[k].m_axis_tx_tready.next = self.san.s_axis_tx_tready[k].val();
+            self.nodes[k].s_axis_rx_tvalid.next = self.san.m_axis_rx_tvalid[k].val();
+            self.nodes[k].s_axis_rx_tdata.next = self.san.m_axis_rx_tdata[k].val();
+            self.nodes[k].s_axis_rx_tkeep.next = self.san.m_axis_rx_tkeep[k].val();
+            self.nodes[k].s_axis_rx_tlast.next = self.san.m_axis_rx_tlast[k].val();
+            self.nodes[k].s_axis_rx_tuser.next = self.san.m_axis_rx_tuser[k].val();
+            self.nodes[k].s_axis_down_tvalid.next = self.san.m_axis_down_tvalid[k].val();
+            self.nodes[k].s_axis_down_conn.next = self.san.m_axis_down_conn[k].val();
+            self.nodes[k].m_axis_down_tready.next = self.san.s_axis_down_tready[k].val();
+            self.nodes[k].m_axis_rq_tready.next = self.san.s_axis_rq_tready[k].val();
+            self.nodes[k].s_axis_rs_tvalid.next = self.san.m_axis_rs_tvalid[k].val();
+            self.nodes[k].s_axis_rs_tag.next = self.san.m_axis_rs_tag[k].val();
+            self.nodes[k].s_axis_rs_status.next = self.san.m_axis_rs_status[k].val();
+            self.nodes[k].s_axis_ac_tvalid.next = self.san.m_axis_ac_tvalid[k].val();
+            self.nodes[k].s_axis_ac_conn.next = self.san.m_axis_ac_conn[k].val();
+            self.nodes[k].s_axis_ac_key.next = self.san.m_axis_ac_key[k].val();
+            self.nodes[k].s_axis_ac_write.next = self.san.m_axis_ac_write[k].val();
+            self.nodes[k].s_axis_ac_addr.next = self.san.m_axis_ac_addr[k].val();
+            self.nodes[k].s_axis_ac_len.next = self.san.m_axis_ac_len[k].val();
+            self.nodes[k].m_axis_ck_tready.next = self.san.s_axis_ck_tready[k].val();
+            self.nodes[k].s_lb_valid.next = self.san.m_mem_valid[k].val();
+            self.nodes[k].s_lb_write.next = self.san.m_mem_write[k].val();
+            self.nodes[k].s_lb_index.next = self.san.m_mem_index[k].val();
+            self.nodes[k].s_lb_wdata.next = self.san.m_mem_wdata[k].val();
+            self.nodes[k].s_lb_wmask.next = self.san.m_mem_wmask[k].val();
+            self.san.s_axis_tx_tvalid[k].next = self.nodes[k].m_axis_tx_tvalid.val();
+            self.san.s_axis_tx_tdata[k].next = self.nodes[k].m_axis_tx_tdata.val();
+            self.san.s_axis_tx_tkeep[k].next = self.nodes[k].m_axis_tx_tkeep.val();
+            self.san.s_axis_tx_tlast[k].next = self.nodes[k].m_axis_tx_tlast.val();
+            self.san.s_axis_tx_tuser[k].next = self.nodes[k].m_axis_tx_tuser.val();
+            self.san.m_axis_rx_tready[k].next = self.nodes[k].s_axis_rx_tready.val();
+            self.san.m_axis_down_tready[k].next = self.nodes[k].s_axis_down_tready.val();
+            self.san.s_axis_down_tvalid[k].next = self.nodes[k].m_axis_down_tvalid.val();
+            self.san.s_axis_down_conn[k].next = self.nodes[k].m_axis_down_conn.val();
+            self.san.s_axis_rq_tvalid[k].next = self.nodes[k].m_axis_rq_tvalid.val();
+            self.san.s_axis_rq_tag[k].next = self.nodes[k].m_axis_rq_tag.val();
+            self.san.s_axis_rq_write[k].next = self.nodes[k].m_axis_rq_write.val();
+            self.san.s_axis_rq_conn[k].next = self.nodes[k].m_axis_rq_conn.val();
+            self.san.s_axis_rq_raddr[k].next = self.nodes[k].m_axis_rq_raddr.val();
+            self.san.s_axis_rq_rkey[k].next = self.nodes[k].m_axis_rq_rkey.val();
+            self.san.s_axis_rq_laddr[k].next = self.nodes[k].m_axis_rq_laddr.val();
+            self.san.s_axis_rq_len[k].next = self.nodes[k].m_axis_rq_len.val();
+            self.san.m_axis_rs_tready[k].next = self.nodes[k].s_axis_rs_tready.val();
+            self.san.m_axis_ac_tready[k].next = self.nodes[k].s_axis_ac_tready.val();
+            self.san.s_axis_ck_tvalid[k].next = self.nodes[k].m_axis_ck_tvalid.val();
+            self.san.s_axis_ck_grant[k].next = self.nodes[k].m_axis_ck_grant.val();
+            self.san.s_axis_ck_reason[k].next = self.nodes[k].m_axis_ck_reason.val();
+            self.san.m_mem_ready[k].next = self.nodes[k].s_lb_ready.val();
+            self.san.s_mem_rdata[k].next = self.nodes[k].s_lb_rdata.val();
+        }
     }
 }

@@ -6,9 +6,10 @@
 //! # Ports
 //! - `s_axis_req_*` (in, `tready` out): request words, 16 bits.
 //! - `m_axis_rsp_*` (out, `tready` in): response words (the [`RspOut`] register).
-//! - `m0_axil_*`, `m1_axil_*`: node 0's and node 1's register ports, AXI4-Lite masters:
-//!   one access at a time, only the request's node sees a `valid` or `ready`; an offset beyond the register space is
-//!   answered `SLVERR` here, without a bus access.
+//! - `m_axil_*[k]` (vector ports, element `k` for node `k`): node 0's and node 1's register
+//!   ports, AXI4-Lite masters: one access at a time, only the request's node sees a `valid`
+//!   or `ready`; an offset beyond the register space is answered `SLVERR` here, without a bus
+//!   access.
 //! - `m_mem_*` (out, `m_mem_ready` in): a 64-bit word of node `m_mem_node`'s memory, read
 //!   or written (`m_mem_wmask`: the bytes written); `s_mem_rvalid`/`s_mem_rdata` (in): a
 //!   read's word, a cycle or more later (one read in flight).
@@ -32,7 +33,7 @@ use rust_hdl::prelude::*;
 
 use sanswitch_model::blocks::bridge::MAX_MEM_BYTES;
 
-use super::{MemSteps, RegAccess, ReqIntake, RspOut};
+use super::{MemSteps, RegAccess, ReqIntake, RspOut, per_node};
 
 /// The steps of a request, as `sanswitch_model::blocks::bridge::St` numbers them.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -77,44 +78,28 @@ pub struct Bridge {
     pub s_axis_req_tvalid: Signal<In, Bit>,
     pub s_axis_req_tdata: Signal<In, Bits<16>>,
     pub m_axis_rsp_tready: Signal<In, Bit>,
-    pub m0_axil_awready: Signal<In, Bit>,
-    pub m0_axil_wready: Signal<In, Bit>,
-    pub m0_axil_bvalid: Signal<In, Bit>,
-    pub m0_axil_bresp: Signal<In, Bits<2>>,
-    pub m0_axil_arready: Signal<In, Bit>,
-    pub m0_axil_rvalid: Signal<In, Bit>,
-    pub m0_axil_rdata: Signal<In, Bits<32>>,
-    pub m0_axil_rresp: Signal<In, Bits<2>>,
-    pub m1_axil_awready: Signal<In, Bit>,
-    pub m1_axil_wready: Signal<In, Bit>,
-    pub m1_axil_bvalid: Signal<In, Bit>,
-    pub m1_axil_bresp: Signal<In, Bits<2>>,
-    pub m1_axil_arready: Signal<In, Bit>,
-    pub m1_axil_rvalid: Signal<In, Bit>,
-    pub m1_axil_rdata: Signal<In, Bits<32>>,
-    pub m1_axil_rresp: Signal<In, Bits<2>>,
+    pub m_axil_awready: Vec<Signal<In, Bit>>,
+    pub m_axil_wready: Vec<Signal<In, Bit>>,
+    pub m_axil_bvalid: Vec<Signal<In, Bit>>,
+    pub m_axil_bresp: Vec<Signal<In, Bits<2>>>,
+    pub m_axil_arready: Vec<Signal<In, Bit>>,
+    pub m_axil_rvalid: Vec<Signal<In, Bit>>,
+    pub m_axil_rdata: Vec<Signal<In, Bits<32>>>,
+    pub m_axil_rresp: Vec<Signal<In, Bits<2>>>,
     pub m_mem_ready: Signal<In, Bit>,
     pub s_mem_rvalid: Signal<In, Bit>,
     pub s_mem_rdata: Signal<In, Bits<64>>,
     pub s_axis_req_tready: Signal<Out, Bit>,
     pub m_axis_rsp_tvalid: Signal<Out, Bit>,
     pub m_axis_rsp_tdata: Signal<Out, Bits<16>>,
-    pub m0_axil_awvalid: Signal<Out, Bit>,
-    pub m0_axil_awaddr: Signal<Out, Bits<12>>,
-    pub m0_axil_wvalid: Signal<Out, Bit>,
-    pub m0_axil_wdata: Signal<Out, Bits<32>>,
-    pub m0_axil_bready: Signal<Out, Bit>,
-    pub m0_axil_arvalid: Signal<Out, Bit>,
-    pub m0_axil_araddr: Signal<Out, Bits<12>>,
-    pub m0_axil_rready: Signal<Out, Bit>,
-    pub m1_axil_awvalid: Signal<Out, Bit>,
-    pub m1_axil_awaddr: Signal<Out, Bits<12>>,
-    pub m1_axil_wvalid: Signal<Out, Bit>,
-    pub m1_axil_wdata: Signal<Out, Bits<32>>,
-    pub m1_axil_bready: Signal<Out, Bit>,
-    pub m1_axil_arvalid: Signal<Out, Bit>,
-    pub m1_axil_araddr: Signal<Out, Bits<12>>,
-    pub m1_axil_rready: Signal<Out, Bit>,
+    pub m_axil_awvalid: Vec<Signal<Out, Bit>>,
+    pub m_axil_awaddr: Vec<Signal<Out, Bits<12>>>,
+    pub m_axil_wvalid: Vec<Signal<Out, Bit>>,
+    pub m_axil_wdata: Vec<Signal<Out, Bits<32>>>,
+    pub m_axil_bready: Vec<Signal<Out, Bit>>,
+    pub m_axil_arvalid: Vec<Signal<Out, Bit>>,
+    pub m_axil_araddr: Vec<Signal<Out, Bits<12>>>,
+    pub m_axil_rready: Vec<Signal<Out, Bit>>,
     pub m_mem_valid: Signal<Out, Bit>,
     pub m_mem_node: Signal<Out, Bit>,
     pub m_mem_write: Signal<Out, Bit>,
@@ -148,6 +133,22 @@ impl Bridge {
             intake: ReqIntake::new(mem_bytes),
             regs: RegAccess::new(),
             mem: MemSteps::new(),
+            m_axil_awready: per_node(),
+            m_axil_wready: per_node(),
+            m_axil_bvalid: per_node(),
+            m_axil_bresp: per_node(),
+            m_axil_arready: per_node(),
+            m_axil_rvalid: per_node(),
+            m_axil_rdata: per_node(),
+            m_axil_rresp: per_node(),
+            m_axil_awvalid: per_node(),
+            m_axil_awaddr: per_node(),
+            m_axil_wvalid: per_node(),
+            m_axil_wdata: per_node(),
+            m_axil_bready: per_node(),
+            m_axil_arvalid: per_node(),
+            m_axil_araddr: per_node(),
+            m_axil_rready: per_node(),
             ..Default::default()
         }
     }
@@ -182,38 +183,24 @@ impl Logic for Bridge {
         self.regs.reg_addr.next = self.intake.reg_addr.val();
         self.regs.value.next = self.intake.value.val();
         self.regs.node_bit.next = self.intake.node_bit.val();
-        self.regs.m0_axil_awready.next = self.m0_axil_awready.val();
-        self.regs.m0_axil_wready.next = self.m0_axil_wready.val();
-        self.regs.m0_axil_bvalid.next = self.m0_axil_bvalid.val();
-        self.regs.m0_axil_bresp.next = self.m0_axil_bresp.val();
-        self.regs.m0_axil_arready.next = self.m0_axil_arready.val();
-        self.regs.m0_axil_rvalid.next = self.m0_axil_rvalid.val();
-        self.regs.m0_axil_rdata.next = self.m0_axil_rdata.val();
-        self.regs.m0_axil_rresp.next = self.m0_axil_rresp.val();
-        self.regs.m1_axil_awready.next = self.m1_axil_awready.val();
-        self.regs.m1_axil_wready.next = self.m1_axil_wready.val();
-        self.regs.m1_axil_bvalid.next = self.m1_axil_bvalid.val();
-        self.regs.m1_axil_bresp.next = self.m1_axil_bresp.val();
-        self.regs.m1_axil_arready.next = self.m1_axil_arready.val();
-        self.regs.m1_axil_rvalid.next = self.m1_axil_rvalid.val();
-        self.regs.m1_axil_rdata.next = self.m1_axil_rdata.val();
-        self.regs.m1_axil_rresp.next = self.m1_axil_rresp.val();
-        self.m0_axil_awvalid.next = self.regs.m0_axil_awvalid.val();
-        self.m0_axil_awaddr.next = self.regs.m0_axil_awaddr.val();
-        self.m0_axil_wvalid.next = self.regs.m0_axil_wvalid.val();
-        self.m0_axil_wdata.next = self.regs.m0_axil_wdata.val();
-        self.m0_axil_bready.next = self.regs.m0_axil_bready.val();
-        self.m0_axil_arvalid.next = self.regs.m0_axil_arvalid.val();
-        self.m0_axil_araddr.next = self.regs.m0_axil_araddr.val();
-        self.m0_axil_rready.next = self.regs.m0_axil_rready.val();
-        self.m1_axil_awvalid.next = self.regs.m1_axil_awvalid.val();
-        self.m1_axil_awaddr.next = self.regs.m1_axil_awaddr.val();
-        self.m1_axil_wvalid.next = self.regs.m1_axil_wvalid.val();
-        self.m1_axil_wdata.next = self.regs.m1_axil_wdata.val();
-        self.m1_axil_bready.next = self.regs.m1_axil_bready.val();
-        self.m1_axil_arvalid.next = self.regs.m1_axil_arvalid.val();
-        self.m1_axil_araddr.next = self.regs.m1_axil_araddr.val();
-        self.m1_axil_rready.next = self.regs.m1_axil_rready.val();
+        for k in 0..2 {
+            self.regs.m_axil_awready[k].next = self.m_axil_awready[k].val();
+            self.regs.m_axil_wready[k].next = self.m_axil_wready[k].val();
+            self.regs.m_axil_bvalid[k].next = self.m_axil_bvalid[k].val();
+            self.regs.m_axil_bresp[k].next = self.m_axil_bresp[k].val();
+            self.regs.m_axil_arready[k].next = self.m_axil_arready[k].val();
+            self.regs.m_axil_rvalid[k].next = self.m_axil_rvalid[k].val();
+            self.regs.m_axil_rdata[k].next = self.m_axil_rdata[k].val();
+            self.regs.m_axil_rresp[k].next = self.m_axil_rresp[k].val();
+            self.m_axil_awvalid[k].next = self.regs.m_axil_awvalid[k].val();
+            self.m_axil_awaddr[k].next = self.regs.m_axil_awaddr[k].val();
+            self.m_axil_wvalid[k].next = self.regs.m_axil_wvalid[k].val();
+            self.m_axil_wdata[k].next = self.regs.m_axil_wdata[k].val();
+            self.m_axil_bready[k].next = self.regs.m_axil_bready[k].val();
+            self.m_axil_arvalid[k].next = self.regs.m_axil_arvalid[k].val();
+            self.m_axil_araddr[k].next = self.regs.m_axil_araddr[k].val();
+            self.m_axil_rready[k].next = self.regs.m_axil_rready[k].val();
+        }
         // The memory port.
         self.mem.st.next = self.st.q.val();
         self.mem.take.next = self.take.val();

@@ -2,11 +2,11 @@
 //! shares the memory's word port between the FrontPanel bridge and the SAN loopback.
 //!
 //! # Ports
-//! - `s_axil_*`: the NIC's register port (from the bridge's `m<k>_axil_*`).
+//! - `s_axil_*`: the NIC's register port (from the bridge's `m_axil_*[k]`).
 //! - `s_br_*` (in: `valid`, `node`, `write`, `index`, `wdata`, `wmask`; out: `ready`,
 //!   `rvalid`, `rdata`): the bridge's word port (its `m_mem_*`), taken when `node` is this
 //!   node's number; the outputs are zero otherwise, so two nodes' can be ORed.
-//! - `s_lb_*` (same, without `rvalid`): the SAN loopback's word port (`m_mem<k>_*`); the
+//! - `s_lb_*` (same, without `rvalid`): the SAN loopback's word port (`m_mem_*[k]`); the
 //!   loopback takes its word a cycle after the grant.
 //! - The NIC's SAN port (`m_axis_tx_*`, `s_axis_rx_*`, `*_down_*`, `m_axis_rq_*`,
 //!   `s_axis_rs_*`, `s_axis_ac_*`, `m_axis_ck_*`), passed through.

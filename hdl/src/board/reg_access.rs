@@ -7,8 +7,8 @@
 //!   register write's last word in `RwHi` starts the write's handshakes afresh).
 //! - `node`, `reg_addr`, `value`, `node_bit` (in): the request's node, AXI4-Lite address,
 //!   write data and the node bit of its response header.
-//! - `m0_axil_*`, `m1_axil_*`: the two masters; only the request's node sees a `valid` or
-//!   `ready`; the address and data go to both.
+//! - `m_axil_*[k]` (vector ports, element `k` for node `k`): the two masters; only the
+//!   request's node sees a `valid` or `ready`; the address and data go to both.
 //! - `step` (out, [`Step`](super::Step)): as [`ReqIntake`](super::ReqIntake)'s: the
 //!   next step, and the response (`RESP` in the header's status bits; a read's data in two
 //!   words) once the slave has answered.
@@ -18,7 +18,7 @@ use rust_hdl::prelude::*;
 
 use sanswitch_model::bridge::{Op, header};
 
-use super::{BridgeState, Step};
+use super::{BridgeState, Step, per_node};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -31,38 +31,22 @@ pub struct RegAccess {
     pub reg_addr: Signal<In, Bits<12>>,
     pub value: Signal<In, Bits<32>>,
     pub node_bit: Signal<In, Bits<16>>,
-    pub m0_axil_awready: Signal<In, Bit>,
-    pub m0_axil_wready: Signal<In, Bit>,
-    pub m0_axil_bvalid: Signal<In, Bit>,
-    pub m0_axil_bresp: Signal<In, Bits<2>>,
-    pub m0_axil_arready: Signal<In, Bit>,
-    pub m0_axil_rvalid: Signal<In, Bit>,
-    pub m0_axil_rdata: Signal<In, Bits<32>>,
-    pub m0_axil_rresp: Signal<In, Bits<2>>,
-    pub m1_axil_awready: Signal<In, Bit>,
-    pub m1_axil_wready: Signal<In, Bit>,
-    pub m1_axil_bvalid: Signal<In, Bit>,
-    pub m1_axil_bresp: Signal<In, Bits<2>>,
-    pub m1_axil_arready: Signal<In, Bit>,
-    pub m1_axil_rvalid: Signal<In, Bit>,
-    pub m1_axil_rdata: Signal<In, Bits<32>>,
-    pub m1_axil_rresp: Signal<In, Bits<2>>,
-    pub m0_axil_awvalid: Signal<Out, Bit>,
-    pub m0_axil_awaddr: Signal<Out, Bits<12>>,
-    pub m0_axil_wvalid: Signal<Out, Bit>,
-    pub m0_axil_wdata: Signal<Out, Bits<32>>,
-    pub m0_axil_bready: Signal<Out, Bit>,
-    pub m0_axil_arvalid: Signal<Out, Bit>,
-    pub m0_axil_araddr: Signal<Out, Bits<12>>,
-    pub m0_axil_rready: Signal<Out, Bit>,
-    pub m1_axil_awvalid: Signal<Out, Bit>,
-    pub m1_axil_awaddr: Signal<Out, Bits<12>>,
-    pub m1_axil_wvalid: Signal<Out, Bit>,
-    pub m1_axil_wdata: Signal<Out, Bits<32>>,
-    pub m1_axil_bready: Signal<Out, Bit>,
-    pub m1_axil_arvalid: Signal<Out, Bit>,
-    pub m1_axil_araddr: Signal<Out, Bits<12>>,
-    pub m1_axil_rready: Signal<Out, Bit>,
+    pub m_axil_awready: Vec<Signal<In, Bit>>,
+    pub m_axil_wready: Vec<Signal<In, Bit>>,
+    pub m_axil_bvalid: Vec<Signal<In, Bit>>,
+    pub m_axil_bresp: Vec<Signal<In, Bits<2>>>,
+    pub m_axil_arready: Vec<Signal<In, Bit>>,
+    pub m_axil_rvalid: Vec<Signal<In, Bit>>,
+    pub m_axil_rdata: Vec<Signal<In, Bits<32>>>,
+    pub m_axil_rresp: Vec<Signal<In, Bits<2>>>,
+    pub m_axil_awvalid: Vec<Signal<Out, Bit>>,
+    pub m_axil_awaddr: Vec<Signal<Out, Bits<12>>>,
+    pub m_axil_wvalid: Vec<Signal<Out, Bit>>,
+    pub m_axil_wdata: Vec<Signal<Out, Bits<32>>>,
+    pub m_axil_bready: Vec<Signal<Out, Bit>>,
+    pub m_axil_arvalid: Vec<Signal<Out, Bit>>,
+    pub m_axil_araddr: Vec<Signal<Out, Bits<12>>>,
+    pub m_axil_rready: Vec<Signal<Out, Bit>>,
     pub step: Signal<Out, Step>,
     /// A write's address and data handshakes done (each may come first).
     aw_done: DFF<Bit>,
@@ -86,7 +70,27 @@ pub struct RegAccess {
 impl RegAccess {
     pub fn new() -> Self {
         let h = |op: Op| param::<16>(header(op, 0, 0).into());
-        RegAccess { h_rw: h(Op::RegWrite), h_rr: h(Op::RegRead), ..Default::default() }
+        RegAccess {
+            m_axil_awready: per_node(),
+            m_axil_wready: per_node(),
+            m_axil_bvalid: per_node(),
+            m_axil_bresp: per_node(),
+            m_axil_arready: per_node(),
+            m_axil_rvalid: per_node(),
+            m_axil_rdata: per_node(),
+            m_axil_rresp: per_node(),
+            m_axil_awvalid: per_node(),
+            m_axil_awaddr: per_node(),
+            m_axil_wvalid: per_node(),
+            m_axil_wdata: per_node(),
+            m_axil_bready: per_node(),
+            m_axil_arvalid: per_node(),
+            m_axil_araddr: per_node(),
+            m_axil_rready: per_node(),
+            h_rw: h(Op::RegWrite),
+            h_rr: h(Op::RegRead),
+            ..Default::default()
+        }
     }
 }
 
@@ -99,39 +103,38 @@ impl Logic for RegAccess {
         self.step.next = self.k_idle.val();
         self.awvalid.next = (self.st.val() == BridgeState::AxW) & !self.aw_done.q.val();
         self.wvalid.next = (self.st.val() == BridgeState::AxW) & !self.w_done.q.val();
-        self.m0_axil_awvalid.next = self.awvalid.val() & !self.node.val();
-        self.m0_axil_wvalid.next = self.wvalid.val() & !self.node.val();
-        self.m0_axil_bready.next = (self.st.val() == BridgeState::AxB) & !self.node.val();
-        self.m0_axil_arvalid.next = (self.st.val() == BridgeState::AxAr) & !self.node.val();
-        self.m0_axil_rready.next = (self.st.val() == BridgeState::AxR) & !self.node.val();
-        self.m1_axil_awvalid.next = self.awvalid.val() & self.node.val();
-        self.m1_axil_wvalid.next = self.wvalid.val() & self.node.val();
-        self.m1_axil_bready.next = (self.st.val() == BridgeState::AxB) & self.node.val();
-        self.m1_axil_arvalid.next = (self.st.val() == BridgeState::AxAr) & self.node.val();
-        self.m1_axil_rready.next = (self.st.val() == BridgeState::AxR) & self.node.val();
-        self.m0_axil_awaddr.next = self.reg_addr.val();
-        self.m0_axil_araddr.next = self.reg_addr.val();
-        self.m0_axil_wdata.next = self.value.val();
-        self.m1_axil_awaddr.next = self.reg_addr.val();
-        self.m1_axil_araddr.next = self.reg_addr.val();
-        self.m1_axil_wdata.next = self.value.val();
-        self.awready.next = self.m0_axil_awready.val();
-        self.wready.next = self.m0_axil_wready.val();
-        self.bvalid.next = self.m0_axil_bvalid.val();
-        self.bresp.next = self.m0_axil_bresp.val();
-        self.arready.next = self.m0_axil_arready.val();
-        self.rvalid.next = self.m0_axil_rvalid.val();
-        self.rdata.next = self.m0_axil_rdata.val();
-        self.rresp.next = self.m0_axil_rresp.val();
+        self.m_axil_awvalid[0].next = self.awvalid.val() & !self.node.val();
+        self.m_axil_wvalid[0].next = self.wvalid.val() & !self.node.val();
+        self.m_axil_bready[0].next = (self.st.val() == BridgeState::AxB) & !self.node.val();
+        self.m_axil_arvalid[0].next = (self.st.val() == BridgeState::AxAr) & !self.node.val();
+        self.m_axil_rready[0].next = (self.st.val() == BridgeState::AxR) & !self.node.val();
+        self.m_axil_awvalid[1].next = self.awvalid.val() & self.node.val();
+        self.m_axil_wvalid[1].next = self.wvalid.val() & self.node.val();
+        self.m_axil_bready[1].next = (self.st.val() == BridgeState::AxB) & self.node.val();
+        self.m_axil_arvalid[1].next = (self.st.val() == BridgeState::AxAr) & self.node.val();
+        self.m_axil_rready[1].next = (self.st.val() == BridgeState::AxR) & self.node.val();
+        for k in 0..2 {
+            self.m_axil_awaddr[k].next = self.reg_addr.val();
+            self.m_axil_araddr[k].next = self.reg_addr.val();
+            self.m_axil_wdata[k].next = self.value.val();
+        }
+        self.awready.next = self.m_axil_awready[0].val();
+        self.wready.next = self.m_axil_wready[0].val();
+        self.bvalid.next = self.m_axil_bvalid[0].val();
+        self.bresp.next = self.m_axil_bresp[0].val();
+        self.arready.next = self.m_axil_arready[0].val();
+        self.rvalid.next = self.m_axil_rvalid[0].val();
+        self.rdata.next = self.m_axil_rdata[0].val();
+        self.rresp.next = self.m_axil_rresp[0].val();
         if self.node.val() {
-            self.awready.next = self.m1_axil_awready.val();
-            self.wready.next = self.m1_axil_wready.val();
-            self.bvalid.next = self.m1_axil_bvalid.val();
-            self.bresp.next = self.m1_axil_bresp.val();
-            self.arready.next = self.m1_axil_arready.val();
-            self.rvalid.next = self.m1_axil_rvalid.val();
-            self.rdata.next = self.m1_axil_rdata.val();
-            self.rresp.next = self.m1_axil_rresp.val();
+            self.awready.next = self.m_axil_awready[1].val();
+            self.wready.next = self.m_axil_wready[1].val();
+            self.bvalid.next = self.m_axil_bvalid[1].val();
+            self.bresp.next = self.m_axil_bresp[1].val();
+            self.arready.next = self.m_axil_arready[1].val();
+            self.rvalid.next = self.m_axil_rvalid[1].val();
+            self.rdata.next = self.m_axil_rdata[1].val();
+            self.rresp.next = self.m_axil_rresp[1].val();
         }
         match self.st.val() {
             BridgeState::RwHi => {

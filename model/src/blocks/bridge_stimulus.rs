@@ -263,23 +263,23 @@ impl BridgeDriver {
             _ => (false, self.rng.r#gen(), 0),
         };
         if node == 0 {
-            i.m0_axil_awready = awready;
-            i.m0_axil_wready = wready;
-            i.m0_axil_bvalid = bvalid;
-            i.m0_axil_bresp = bresp;
-            i.m0_axil_arready = arready;
-            i.m0_axil_rvalid = rvalid;
-            i.m0_axil_rdata = rdata;
-            i.m0_axil_rresp = rresp;
+            i.m_axil_awready_0 = awready;
+            i.m_axil_wready_0 = wready;
+            i.m_axil_bvalid_0 = bvalid;
+            i.m_axil_bresp_0 = bresp;
+            i.m_axil_arready_0 = arready;
+            i.m_axil_rvalid_0 = rvalid;
+            i.m_axil_rdata_0 = rdata;
+            i.m_axil_rresp_0 = rresp;
         } else {
-            i.m1_axil_awready = awready;
-            i.m1_axil_wready = wready;
-            i.m1_axil_bvalid = bvalid;
-            i.m1_axil_bresp = bresp;
-            i.m1_axil_arready = arready;
-            i.m1_axil_rvalid = rvalid;
-            i.m1_axil_rdata = rdata;
-            i.m1_axil_rresp = rresp;
+            i.m_axil_awready_1 = awready;
+            i.m_axil_wready_1 = wready;
+            i.m_axil_bvalid_1 = bvalid;
+            i.m_axil_bresp_1 = bresp;
+            i.m_axil_arready_1 = arready;
+            i.m_axil_rvalid_1 = rvalid;
+            i.m_axil_rdata_1 = rdata;
+            i.m_axil_rresp_1 = rresp;
         }
     }
 
@@ -396,19 +396,19 @@ impl Stimulus<BridgeIn, BridgeOut> for BridgeDriver {
         }
         self.slave_observe(
             0,
-            (o.m0_axil_awvalid, i.m0_axil_awready, o.m0_axil_awaddr),
-            (o.m0_axil_wvalid, i.m0_axil_wready, o.m0_axil_wdata),
-            (i.m0_axil_bvalid, o.m0_axil_bready),
-            (o.m0_axil_arvalid, i.m0_axil_arready, o.m0_axil_araddr),
-            (i.m0_axil_rvalid, o.m0_axil_rready),
+            (o.m_axil_awvalid_0, i.m_axil_awready_0, o.m_axil_awaddr_0),
+            (o.m_axil_wvalid_0, i.m_axil_wready_0, o.m_axil_wdata_0),
+            (i.m_axil_bvalid_0, o.m_axil_bready_0),
+            (o.m_axil_arvalid_0, i.m_axil_arready_0, o.m_axil_araddr_0),
+            (i.m_axil_rvalid_0, o.m_axil_rready_0),
         );
         self.slave_observe(
             1,
-            (o.m1_axil_awvalid, i.m1_axil_awready, o.m1_axil_awaddr),
-            (o.m1_axil_wvalid, i.m1_axil_wready, o.m1_axil_wdata),
-            (i.m1_axil_bvalid, o.m1_axil_bready),
-            (o.m1_axil_arvalid, i.m1_axil_arready, o.m1_axil_araddr),
-            (i.m1_axil_rvalid, o.m1_axil_rready),
+            (o.m_axil_awvalid_1, i.m_axil_awready_1, o.m_axil_awaddr_1),
+            (o.m_axil_wvalid_1, i.m_axil_wready_1, o.m_axil_wdata_1),
+            (i.m_axil_bvalid_1, o.m_axil_bready_1),
+            (o.m_axil_arvalid_1, i.m_axil_arready_1, o.m_axil_araddr_1),
+            (i.m_axil_rvalid_1, o.m_axil_rready_1),
         );
     }
 

@@ -31,54 +31,54 @@ crate::ports! {
     /// SAN loopback inputs: each node's SAN outputs, and each node memory's word port.
     pub struct SanLoopIn {
         reset: bool = 1,
-        s_axis_tx0_tvalid: bool = 1,
-        s_axis_tx0_tdata: u64 = 64,
-        s_axis_tx0_tkeep: u8 = 8,
-        s_axis_tx0_tlast: bool = 1,
-        s_axis_tx0_tuser: u8 = 8,
-        s_axis_down0_tvalid: bool = 1,
-        s_axis_down0_conn: u8 = 8,
-        m_axis_rx0_tready: bool = 1,
-        m_axis_down0_tready: bool = 1,
-        s_axis_rq0_tvalid: bool = 1,
-        s_axis_rq0_tag: u16 = 16,
-        s_axis_rq0_write: bool = 1,
-        s_axis_rq0_conn: u8 = 8,
-        s_axis_rq0_raddr: u64 = 64,
-        s_axis_rq0_rkey: u32 = 32,
-        s_axis_rq0_laddr: u64 = 64,
-        s_axis_rq0_len: u32 = 32,
-        m_axis_rs0_tready: bool = 1,
-        m_axis_ac0_tready: bool = 1,
-        s_axis_ck0_tvalid: bool = 1,
-        s_axis_ck0_grant: bool = 1,
-        s_axis_ck0_reason: u8 = 3,
-        m_mem0_ready: bool = 1,
-        s_mem0_rdata: u64 = 64,
-        s_axis_tx1_tvalid: bool = 1,
-        s_axis_tx1_tdata: u64 = 64,
-        s_axis_tx1_tkeep: u8 = 8,
-        s_axis_tx1_tlast: bool = 1,
-        s_axis_tx1_tuser: u8 = 8,
-        s_axis_down1_tvalid: bool = 1,
-        s_axis_down1_conn: u8 = 8,
-        m_axis_rx1_tready: bool = 1,
-        m_axis_down1_tready: bool = 1,
-        s_axis_rq1_tvalid: bool = 1,
-        s_axis_rq1_tag: u16 = 16,
-        s_axis_rq1_write: bool = 1,
-        s_axis_rq1_conn: u8 = 8,
-        s_axis_rq1_raddr: u64 = 64,
-        s_axis_rq1_rkey: u32 = 32,
-        s_axis_rq1_laddr: u64 = 64,
-        s_axis_rq1_len: u32 = 32,
-        m_axis_rs1_tready: bool = 1,
-        m_axis_ac1_tready: bool = 1,
-        s_axis_ck1_tvalid: bool = 1,
-        s_axis_ck1_grant: bool = 1,
-        s_axis_ck1_reason: u8 = 3,
-        m_mem1_ready: bool = 1,
-        s_mem1_rdata: u64 = 64,
+        s_axis_tx_tvalid_0: bool = 1,
+        s_axis_tx_tvalid_1: bool = 1,
+        s_axis_tx_tdata_0: u64 = 64,
+        s_axis_tx_tdata_1: u64 = 64,
+        s_axis_tx_tkeep_0: u8 = 8,
+        s_axis_tx_tkeep_1: u8 = 8,
+        s_axis_tx_tlast_0: bool = 1,
+        s_axis_tx_tlast_1: bool = 1,
+        s_axis_tx_tuser_0: u8 = 8,
+        s_axis_tx_tuser_1: u8 = 8,
+        s_axis_down_tvalid_0: bool = 1,
+        s_axis_down_tvalid_1: bool = 1,
+        s_axis_down_conn_0: u8 = 8,
+        s_axis_down_conn_1: u8 = 8,
+        m_axis_rx_tready_0: bool = 1,
+        m_axis_rx_tready_1: bool = 1,
+        m_axis_down_tready_0: bool = 1,
+        m_axis_down_tready_1: bool = 1,
+        s_axis_rq_tvalid_0: bool = 1,
+        s_axis_rq_tvalid_1: bool = 1,
+        s_axis_rq_tag_0: u16 = 16,
+        s_axis_rq_tag_1: u16 = 16,
+        s_axis_rq_write_0: bool = 1,
+        s_axis_rq_write_1: bool = 1,
+        s_axis_rq_conn_0: u8 = 8,
+        s_axis_rq_conn_1: u8 = 8,
+        s_axis_rq_raddr_0: u64 = 64,
+        s_axis_rq_raddr_1: u64 = 64,
+        s_axis_rq_rkey_0: u32 = 32,
+        s_axis_rq_rkey_1: u32 = 32,
+        s_axis_rq_laddr_0: u64 = 64,
+        s_axis_rq_laddr_1: u64 = 64,
+        s_axis_rq_len_0: u32 = 32,
+        s_axis_rq_len_1: u32 = 32,
+        m_axis_rs_tready_0: bool = 1,
+        m_axis_rs_tready_1: bool = 1,
+        m_axis_ac_tready_0: bool = 1,
+        m_axis_ac_tready_1: bool = 1,
+        s_axis_ck_tvalid_0: bool = 1,
+        s_axis_ck_tvalid_1: bool = 1,
+        s_axis_ck_grant_0: bool = 1,
+        s_axis_ck_grant_1: bool = 1,
+        s_axis_ck_reason_0: u8 = 3,
+        s_axis_ck_reason_1: u8 = 3,
+        m_mem_ready_0: bool = 1,
+        m_mem_ready_1: bool = 1,
+        s_mem_rdata_0: u64 = 64,
+        s_mem_rdata_1: u64 = 64,
     }
 }
 
@@ -86,56 +86,56 @@ crate::ports! {
     /// SAN loopback outputs: each node's SAN inputs, each node memory's word-port request,
     /// and the counters.
     pub struct SanLoopOut {
-        s_axis_tx0_tready: bool = 1,
-        s_axis_down0_tready: bool = 1,
-        m_axis_rx0_tvalid: bool = 1,
-        m_axis_rx0_tdata: u64 = 64,
-        m_axis_rx0_tkeep: u8 = 8,
-        m_axis_rx0_tlast: bool = 1,
-        m_axis_rx0_tuser: u8 = 8,
-        m_axis_down0_tvalid: bool = 1,
-        m_axis_down0_conn: u8 = 8,
-        s_axis_rq0_tready: bool = 1,
-        m_axis_rs0_tvalid: bool = 1,
-        m_axis_rs0_tag: u16 = 16,
-        m_axis_rs0_status: u8 = 3,
-        m_axis_ac0_tvalid: bool = 1,
-        m_axis_ac0_conn: u8 = 8,
-        m_axis_ac0_key: u32 = 32,
-        m_axis_ac0_write: bool = 1,
-        m_axis_ac0_addr: u64 = 64,
-        m_axis_ac0_len: u32 = 32,
-        s_axis_ck0_tready: bool = 1,
-        m_mem0_valid: bool = 1,
-        m_mem0_write: bool = 1,
-        m_mem0_index: u16 = 16,
-        m_mem0_wdata: u64 = 64,
-        m_mem0_wmask: u8 = 8,
-        s_axis_tx1_tready: bool = 1,
-        s_axis_down1_tready: bool = 1,
-        m_axis_rx1_tvalid: bool = 1,
-        m_axis_rx1_tdata: u64 = 64,
-        m_axis_rx1_tkeep: u8 = 8,
-        m_axis_rx1_tlast: bool = 1,
-        m_axis_rx1_tuser: u8 = 8,
-        m_axis_down1_tvalid: bool = 1,
-        m_axis_down1_conn: u8 = 8,
-        s_axis_rq1_tready: bool = 1,
-        m_axis_rs1_tvalid: bool = 1,
-        m_axis_rs1_tag: u16 = 16,
-        m_axis_rs1_status: u8 = 3,
-        m_axis_ac1_tvalid: bool = 1,
-        m_axis_ac1_conn: u8 = 8,
-        m_axis_ac1_key: u32 = 32,
-        m_axis_ac1_write: bool = 1,
-        m_axis_ac1_addr: u64 = 64,
-        m_axis_ac1_len: u32 = 32,
-        s_axis_ck1_tready: bool = 1,
-        m_mem1_valid: bool = 1,
-        m_mem1_write: bool = 1,
-        m_mem1_index: u16 = 16,
-        m_mem1_wdata: u64 = 64,
-        m_mem1_wmask: u8 = 8,
+        s_axis_tx_tready_0: bool = 1,
+        s_axis_tx_tready_1: bool = 1,
+        s_axis_down_tready_0: bool = 1,
+        s_axis_down_tready_1: bool = 1,
+        m_axis_rx_tvalid_0: bool = 1,
+        m_axis_rx_tvalid_1: bool = 1,
+        m_axis_rx_tdata_0: u64 = 64,
+        m_axis_rx_tdata_1: u64 = 64,
+        m_axis_rx_tkeep_0: u8 = 8,
+        m_axis_rx_tkeep_1: u8 = 8,
+        m_axis_rx_tlast_0: bool = 1,
+        m_axis_rx_tlast_1: bool = 1,
+        m_axis_rx_tuser_0: u8 = 8,
+        m_axis_rx_tuser_1: u8 = 8,
+        m_axis_down_tvalid_0: bool = 1,
+        m_axis_down_tvalid_1: bool = 1,
+        m_axis_down_conn_0: u8 = 8,
+        m_axis_down_conn_1: u8 = 8,
+        s_axis_rq_tready_0: bool = 1,
+        s_axis_rq_tready_1: bool = 1,
+        m_axis_rs_tvalid_0: bool = 1,
+        m_axis_rs_tvalid_1: bool = 1,
+        m_axis_rs_tag_0: u16 = 16,
+        m_axis_rs_tag_1: u16 = 16,
+        m_axis_rs_status_0: u8 = 3,
+        m_axis_rs_status_1: u8 = 3,
+        m_axis_ac_tvalid_0: bool = 1,
+        m_axis_ac_tvalid_1: bool = 1,
+        m_axis_ac_conn_0: u8 = 8,
+        m_axis_ac_conn_1: u8 = 8,
+        m_axis_ac_key_0: u32 = 32,
+        m_axis_ac_key_1: u32 = 32,
+        m_axis_ac_write_0: bool = 1,
+        m_axis_ac_write_1: bool = 1,
+        m_axis_ac_addr_0: u64 = 64,
+        m_axis_ac_addr_1: u64 = 64,
+        m_axis_ac_len_0: u32 = 32,
+        m_axis_ac_len_1: u32 = 32,
+        s_axis_ck_tready_0: bool = 1,
+        s_axis_ck_tready_1: bool = 1,
+        m_mem_valid_0: bool = 1,
+        m_mem_valid_1: bool = 1,
+        m_mem_write_0: bool = 1,
+        m_mem_write_1: bool = 1,
+        m_mem_index_0: u16 = 16,
+        m_mem_index_1: u16 = 16,
+        m_mem_wdata_0: u64 = 64,
+        m_mem_wdata_1: u64 = 64,
+        m_mem_wmask_0: u8 = 8,
+        m_mem_wmask_1: u8 = 8,
         cnt_copies: u16 = 16,
         cnt_oob: u16 = 16,
         busy: bool = 1,
@@ -506,51 +506,51 @@ impl SanLoopModel {
     pub fn side(i: &SanLoopIn, n: usize) -> NodeSide {
         if n == 0 {
             NodeSide {
-                tx_valid: i.s_axis_tx0_tvalid,
-                tx_data: i.s_axis_tx0_tdata,
-                tx_keep: i.s_axis_tx0_tkeep,
-                tx_last: i.s_axis_tx0_tlast,
-                tx_user: i.s_axis_tx0_tuser,
-                down_valid: i.s_axis_down0_tvalid,
-                down_conn: i.s_axis_down0_conn,
-                rx_ready: i.m_axis_rx0_tready,
-                down_ready: i.m_axis_down0_tready,
-                rq: i.s_axis_rq0_tvalid.then_some(Rq {
-                    tag: i.s_axis_rq0_tag,
-                    write: i.s_axis_rq0_write,
-                    conn: i.s_axis_rq0_conn,
-                    raddr: i.s_axis_rq0_raddr,
-                    rkey: i.s_axis_rq0_rkey,
-                    laddr: i.s_axis_rq0_laddr,
-                    len: i.s_axis_rq0_len,
+                tx_valid: i.s_axis_tx_tvalid_0,
+                tx_data: i.s_axis_tx_tdata_0,
+                tx_keep: i.s_axis_tx_tkeep_0,
+                tx_last: i.s_axis_tx_tlast_0,
+                tx_user: i.s_axis_tx_tuser_0,
+                down_valid: i.s_axis_down_tvalid_0,
+                down_conn: i.s_axis_down_conn_0,
+                rx_ready: i.m_axis_rx_tready_0,
+                down_ready: i.m_axis_down_tready_0,
+                rq: i.s_axis_rq_tvalid_0.then_some(Rq {
+                    tag: i.s_axis_rq_tag_0,
+                    write: i.s_axis_rq_write_0,
+                    conn: i.s_axis_rq_conn_0,
+                    raddr: i.s_axis_rq_raddr_0,
+                    rkey: i.s_axis_rq_rkey_0,
+                    laddr: i.s_axis_rq_laddr_0,
+                    len: i.s_axis_rq_len_0,
                 }),
-                rs_ready: i.m_axis_rs0_tready,
-                ac_ready: i.m_axis_ac0_tready,
-                ck: i.s_axis_ck0_tvalid.then_some((i.s_axis_ck0_grant, i.s_axis_ck0_reason)),
+                rs_ready: i.m_axis_rs_tready_0,
+                ac_ready: i.m_axis_ac_tready_0,
+                ck: i.s_axis_ck_tvalid_0.then_some((i.s_axis_ck_grant_0, i.s_axis_ck_reason_0)),
             }
         } else {
             NodeSide {
-                tx_valid: i.s_axis_tx1_tvalid,
-                tx_data: i.s_axis_tx1_tdata,
-                tx_keep: i.s_axis_tx1_tkeep,
-                tx_last: i.s_axis_tx1_tlast,
-                tx_user: i.s_axis_tx1_tuser,
-                down_valid: i.s_axis_down1_tvalid,
-                down_conn: i.s_axis_down1_conn,
-                rx_ready: i.m_axis_rx1_tready,
-                down_ready: i.m_axis_down1_tready,
-                rq: i.s_axis_rq1_tvalid.then_some(Rq {
-                    tag: i.s_axis_rq1_tag,
-                    write: i.s_axis_rq1_write,
-                    conn: i.s_axis_rq1_conn,
-                    raddr: i.s_axis_rq1_raddr,
-                    rkey: i.s_axis_rq1_rkey,
-                    laddr: i.s_axis_rq1_laddr,
-                    len: i.s_axis_rq1_len,
+                tx_valid: i.s_axis_tx_tvalid_1,
+                tx_data: i.s_axis_tx_tdata_1,
+                tx_keep: i.s_axis_tx_tkeep_1,
+                tx_last: i.s_axis_tx_tlast_1,
+                tx_user: i.s_axis_tx_tuser_1,
+                down_valid: i.s_axis_down_tvalid_1,
+                down_conn: i.s_axis_down_conn_1,
+                rx_ready: i.m_axis_rx_tready_1,
+                down_ready: i.m_axis_down_tready_1,
+                rq: i.s_axis_rq_tvalid_1.then_some(Rq {
+                    tag: i.s_axis_rq_tag_1,
+                    write: i.s_axis_rq_write_1,
+                    conn: i.s_axis_rq_conn_1,
+                    raddr: i.s_axis_rq_raddr_1,
+                    rkey: i.s_axis_rq_rkey_1,
+                    laddr: i.s_axis_rq_laddr_1,
+                    len: i.s_axis_rq_len_1,
                 }),
-                rs_ready: i.m_axis_rs1_tready,
-                ac_ready: i.m_axis_ac1_tready,
-                ck: i.s_axis_ck1_tvalid.then_some((i.s_axis_ck1_grant, i.s_axis_ck1_reason)),
+                rs_ready: i.m_axis_rs_tready_1,
+                ac_ready: i.m_axis_ac_tready_1,
+                ck: i.s_axis_ck_tvalid_1.then_some((i.s_axis_ck_grant_1, i.s_axis_ck_reason_1)),
             }
         }
     }
@@ -576,79 +576,79 @@ impl CycleModel for SanLoopModel {
         });
         let (tx0, down0) = self.links[0].readies(&sides[0]);
         let (tx1, down1) = self.links[1].readies(&sides[1]);
-        o.s_axis_tx0_tready = tx0;
-        o.s_axis_down0_tready = down0;
-        o.s_axis_tx1_tready = tx1;
-        o.s_axis_down1_tready = down1;
+        o.s_axis_tx_tready_0 = tx0;
+        o.s_axis_down_tready_0 = down0;
+        o.s_axis_tx_tready_1 = tx1;
+        o.s_axis_down_tready_1 = down1;
         // Link `a` delivers to node `1 - a`.
         if let Some(e) = self.links[1].head() {
             if e.down {
-                o.m_axis_down0_tvalid = true;
-                o.m_axis_down0_conn = e.conn;
+                o.m_axis_down_tvalid_0 = true;
+                o.m_axis_down_conn_0 = e.conn;
             } else {
-                o.m_axis_rx0_tvalid = true;
-                o.m_axis_rx0_tdata = e.data;
-                o.m_axis_rx0_tkeep = e.keep;
-                o.m_axis_rx0_tlast = e.last;
-                o.m_axis_rx0_tuser = e.conn;
+                o.m_axis_rx_tvalid_0 = true;
+                o.m_axis_rx_tdata_0 = e.data;
+                o.m_axis_rx_tkeep_0 = e.keep;
+                o.m_axis_rx_tlast_0 = e.last;
+                o.m_axis_rx_tuser_0 = e.conn;
             }
         }
         if let Some(e) = self.links[0].head() {
             if e.down {
-                o.m_axis_down1_tvalid = true;
-                o.m_axis_down1_conn = e.conn;
+                o.m_axis_down_tvalid_1 = true;
+                o.m_axis_down_conn_1 = e.conn;
             } else {
-                o.m_axis_rx1_tvalid = true;
-                o.m_axis_rx1_tdata = e.data;
-                o.m_axis_rx1_tkeep = e.keep;
-                o.m_axis_rx1_tlast = e.last;
-                o.m_axis_rx1_tuser = e.conn;
+                o.m_axis_rx_tvalid_1 = true;
+                o.m_axis_rx_tdata_1 = e.data;
+                o.m_axis_rx_tkeep_1 = e.keep;
+                o.m_axis_rx_tlast_1 = e.last;
+                o.m_axis_rx_tuser_1 = e.conn;
             }
         }
         // Unit `n` answers node `n` and checks at node `1 - n`.
-        o.s_axis_rq0_tready = u[0].rq_ready;
-        o.s_axis_rq1_tready = u[1].rq_ready;
+        o.s_axis_rq_tready_0 = u[0].rq_ready;
+        o.s_axis_rq_tready_1 = u[1].rq_ready;
         if let Some((tag, status)) = u[0].rs {
-            o.m_axis_rs0_tvalid = true;
-            o.m_axis_rs0_tag = tag;
-            o.m_axis_rs0_status = status;
+            o.m_axis_rs_tvalid_0 = true;
+            o.m_axis_rs_tag_0 = tag;
+            o.m_axis_rs_status_0 = status;
         }
         if let Some((tag, status)) = u[1].rs {
-            o.m_axis_rs1_tvalid = true;
-            o.m_axis_rs1_tag = tag;
-            o.m_axis_rs1_status = status;
+            o.m_axis_rs_tvalid_1 = true;
+            o.m_axis_rs_tag_1 = tag;
+            o.m_axis_rs_status_1 = status;
         }
         if let Some(r) = u[1].ac {
-            o.m_axis_ac0_tvalid = true;
-            o.m_axis_ac0_conn = r.conn;
-            o.m_axis_ac0_key = r.rkey;
-            o.m_axis_ac0_write = r.write;
-            o.m_axis_ac0_addr = r.raddr;
-            o.m_axis_ac0_len = r.len;
+            o.m_axis_ac_tvalid_0 = true;
+            o.m_axis_ac_conn_0 = r.conn;
+            o.m_axis_ac_key_0 = r.rkey;
+            o.m_axis_ac_write_0 = r.write;
+            o.m_axis_ac_addr_0 = r.raddr;
+            o.m_axis_ac_len_0 = r.len;
         }
         if let Some(r) = u[0].ac {
-            o.m_axis_ac1_tvalid = true;
-            o.m_axis_ac1_conn = r.conn;
-            o.m_axis_ac1_key = r.rkey;
-            o.m_axis_ac1_write = r.write;
-            o.m_axis_ac1_addr = r.raddr;
-            o.m_axis_ac1_len = r.len;
+            o.m_axis_ac_tvalid_1 = true;
+            o.m_axis_ac_conn_1 = r.conn;
+            o.m_axis_ac_key_1 = r.rkey;
+            o.m_axis_ac_write_1 = r.write;
+            o.m_axis_ac_addr_1 = r.raddr;
+            o.m_axis_ac_len_1 = r.len;
         }
-        o.s_axis_ck0_tready = u[1].ck_ready;
-        o.s_axis_ck1_tready = u[0].ck_ready;
+        o.s_axis_ck_tready_0 = u[1].ck_ready;
+        o.s_axis_ck_tready_1 = u[0].ck_ready;
         if let Some(r) = mem[0] {
-            o.m_mem0_valid = true;
-            o.m_mem0_write = r.write;
-            o.m_mem0_index = r.index;
-            o.m_mem0_wdata = r.wdata;
-            o.m_mem0_wmask = r.wmask;
+            o.m_mem_valid_0 = true;
+            o.m_mem_write_0 = r.write;
+            o.m_mem_index_0 = r.index;
+            o.m_mem_wdata_0 = r.wdata;
+            o.m_mem_wmask_0 = r.wmask;
         }
         if let Some(r) = mem[1] {
-            o.m_mem1_valid = true;
-            o.m_mem1_write = r.write;
-            o.m_mem1_index = r.index;
-            o.m_mem1_wdata = r.wdata;
-            o.m_mem1_wmask = r.wmask;
+            o.m_mem_valid_1 = true;
+            o.m_mem_write_1 = r.write;
+            o.m_mem_index_1 = r.index;
+            o.m_mem_wdata_1 = r.wdata;
+            o.m_mem_wmask_1 = r.wmask;
         }
         o.cnt_copies = self.copies;
         o.cnt_oob = self.oob;
@@ -663,8 +663,8 @@ impl CycleModel for SanLoopModel {
             return;
         }
         let sides = [Self::side(i, 0), Self::side(i, 1)];
-        let ready = [i.m_mem0_ready, i.m_mem1_ready];
-        let rdata = [i.s_mem0_rdata, i.s_mem1_rdata];
+        let ready = [i.m_mem_ready_0, i.m_mem_ready_1];
+        let rdata = [i.s_mem_rdata_0, i.s_mem_rdata_1];
         // grant[n] = (the grant on memory n of the unit initiating at n, of the other unit).
         let mut grant = [[false; 2]; 2];
         for n in 0..2 {
@@ -756,41 +756,41 @@ mod tests {
             let (raddr, laddr) = if write { (d, s) } else { (s, d) };
             let mut m = SanLoopModel::new(W);
             let rq = SanLoopIn {
-                s_axis_rq0_tvalid: true,
-                s_axis_rq0_tag: 9,
-                s_axis_rq0_write: write,
-                s_axis_rq0_raddr: raddr,
-                s_axis_rq0_laddr: laddr,
-                s_axis_rq0_len: len,
+                s_axis_rq_tvalid_0: true,
+                s_axis_rq_tag_0: 9,
+                s_axis_rq_write_0: write,
+                s_axis_rq_raddr_0: raddr,
+                s_axis_rq_laddr_0: laddr,
+                s_axis_rq_len_0: len,
                 ..Default::default()
             };
             let mut reading = [None::<u16>; 2];
             let mut answered = None;
             for cycle in 0..400 {
                 let mut i = if cycle == 0 { rq } else { SanLoopIn::default() };
-                i.m_axis_ac1_tready = true;
-                i.s_axis_ck1_tvalid = true;
-                i.s_axis_ck1_grant = true;
-                i.m_axis_rs0_tready = true;
-                i.m_mem0_ready = true;
-                i.m_mem1_ready = true;
-                i.s_mem0_rdata = reading[0].map_or(0xDEAD, |w| mem[0][w as usize]);
-                i.s_mem1_rdata = reading[1].map_or(0xDEAD, |w| mem[1][w as usize]);
+                i.m_axis_ac_tready_1 = true;
+                i.s_axis_ck_tvalid_1 = true;
+                i.s_axis_ck_grant_1 = true;
+                i.m_axis_rs_tready_0 = true;
+                i.m_mem_ready_0 = true;
+                i.m_mem_ready_1 = true;
+                i.s_mem_rdata_0 = reading[0].map_or(0xDEAD, |w| mem[0][w as usize]);
+                i.s_mem_rdata_1 = reading[1].map_or(0xDEAD, |w| mem[1][w as usize]);
                 let o = m.outputs(&i);
                 let ports = [
                     (
-                        o.m_mem0_valid,
-                        o.m_mem0_write,
-                        o.m_mem0_index,
-                        o.m_mem0_wdata,
-                        o.m_mem0_wmask,
+                        o.m_mem_valid_0,
+                        o.m_mem_write_0,
+                        o.m_mem_index_0,
+                        o.m_mem_wdata_0,
+                        o.m_mem_wmask_0,
                     ),
                     (
-                        o.m_mem1_valid,
-                        o.m_mem1_write,
-                        o.m_mem1_index,
-                        o.m_mem1_wdata,
-                        o.m_mem1_wmask,
+                        o.m_mem_valid_1,
+                        o.m_mem_write_1,
+                        o.m_mem_index_1,
+                        o.m_mem_wdata_1,
+                        o.m_mem_wmask_1,
                     ),
                 ];
                 for (n, &(v, w, idx, data, mask)) in ports.iter().enumerate() {
@@ -803,8 +803,8 @@ mod tests {
                         *x = *x & !bm | data & bm;
                     }
                 }
-                if o.m_axis_rs0_tvalid {
-                    answered = Some((o.m_axis_rs0_tag, o.m_axis_rs0_status));
+                if o.m_axis_rs_tvalid_0 {
+                    answered = Some((o.m_axis_rs_tag_0, o.m_axis_rs_status_0));
                 }
                 m.clock(&i);
                 if answered.is_some() {

@@ -174,55 +174,55 @@ impl SanLoopDriver {
 
 /// A node's ports, by name with `{}` for the node number: their indexes in the port structs.
 const IN_PORTS: [&str; 23] = [
-    "s_axis_tx{}_tvalid",
-    "s_axis_tx{}_tdata",
-    "s_axis_tx{}_tkeep",
-    "s_axis_tx{}_tlast",
-    "s_axis_tx{}_tuser",
-    "s_axis_down{}_tvalid",
-    "s_axis_down{}_conn",
-    "m_axis_rx{}_tready",
-    "m_axis_down{}_tready",
-    "s_axis_rq{}_tvalid",
-    "s_axis_rq{}_tag",
-    "s_axis_rq{}_write",
-    "s_axis_rq{}_conn",
-    "s_axis_rq{}_raddr",
-    "s_axis_rq{}_rkey",
-    "s_axis_rq{}_laddr",
-    "s_axis_rq{}_len",
-    "m_axis_rs{}_tready",
-    "m_axis_ac{}_tready",
-    "s_axis_ck{}_tvalid",
-    "s_axis_ck{}_grant",
-    "s_axis_ck{}_reason",
-    "m_mem{}_ready",
+    "s_axis_tx_tvalid_{}",
+    "s_axis_tx_tdata_{}",
+    "s_axis_tx_tkeep_{}",
+    "s_axis_tx_tlast_{}",
+    "s_axis_tx_tuser_{}",
+    "s_axis_down_tvalid_{}",
+    "s_axis_down_conn_{}",
+    "m_axis_rx_tready_{}",
+    "m_axis_down_tready_{}",
+    "s_axis_rq_tvalid_{}",
+    "s_axis_rq_tag_{}",
+    "s_axis_rq_write_{}",
+    "s_axis_rq_conn_{}",
+    "s_axis_rq_raddr_{}",
+    "s_axis_rq_rkey_{}",
+    "s_axis_rq_laddr_{}",
+    "s_axis_rq_len_{}",
+    "m_axis_rs_tready_{}",
+    "m_axis_ac_tready_{}",
+    "s_axis_ck_tvalid_{}",
+    "s_axis_ck_grant_{}",
+    "s_axis_ck_reason_{}",
+    "m_mem_ready_{}",
 ];
 const OUT_PORTS: [&str; 24] = [
-    "s_axis_tx{}_tready",
-    "s_axis_down{}_tready",
-    "m_axis_rx{}_tvalid",
-    "m_axis_rx{}_tdata",
-    "m_axis_rx{}_tkeep",
-    "m_axis_rx{}_tlast",
-    "m_axis_rx{}_tuser",
-    "m_axis_down{}_tvalid",
-    "m_axis_down{}_conn",
-    "s_axis_rq{}_tready",
-    "m_axis_rs{}_tvalid",
-    "m_axis_rs{}_tag",
-    "m_axis_rs{}_status",
-    "m_axis_ac{}_tvalid",
-    "m_axis_ac{}_conn",
-    "m_axis_ac{}_key",
-    "m_axis_ac{}_write",
-    "m_axis_ac{}_addr",
-    "m_axis_ac{}_len",
-    "s_axis_ck{}_tready",
-    "m_mem{}_valid",
-    "m_mem{}_write",
-    "m_mem{}_index",
-    "m_mem{}_wdata",
+    "s_axis_tx_tready_{}",
+    "s_axis_down_tready_{}",
+    "m_axis_rx_tvalid_{}",
+    "m_axis_rx_tdata_{}",
+    "m_axis_rx_tkeep_{}",
+    "m_axis_rx_tlast_{}",
+    "m_axis_rx_tuser_{}",
+    "m_axis_down_tvalid_{}",
+    "m_axis_down_conn_{}",
+    "s_axis_rq_tready_{}",
+    "m_axis_rs_tvalid_{}",
+    "m_axis_rs_tag_{}",
+    "m_axis_rs_status_{}",
+    "m_axis_ac_tvalid_{}",
+    "m_axis_ac_conn_{}",
+    "m_axis_ac_key_{}",
+    "m_axis_ac_write_{}",
+    "m_axis_ac_addr_{}",
+    "m_axis_ac_len_{}",
+    "s_axis_ck_tready_{}",
+    "m_mem_valid_{}",
+    "m_mem_write_{}",
+    "m_mem_index_{}",
+    "m_mem_wdata_{}",
 ];
 
 /// Port indexes of `names` for node `n`.
@@ -341,11 +341,11 @@ impl Stimulus<SanLoopIn, SanLoopOut> for SanLoopDriver {
             put(pin::MEM_READY, self.rng.gen_bool(self.rate).into());
         }
         // The memories' read data: the word granted last cycle, else noise.
-        i.s_mem0_rdata = match self.reading[0] {
+        i.s_mem_rdata_0 = match self.reading[0] {
             Some(w) => self.mem[0][w as usize],
             None => self.rng.r#gen(),
         };
-        i.s_mem1_rdata = match self.reading[1] {
+        i.s_mem_rdata_1 = match self.reading[1] {
             Some(w) => self.mem[1][w as usize],
             None => self.rng.r#gen(),
         };
@@ -442,9 +442,9 @@ impl Stimulus<SanLoopIn, SanLoopOut> for SanLoopDriver {
                     self.reading[n] = Some(index);
                 } else {
                     let (data, mask) = if n == 0 {
-                        (o.m_mem0_wdata, o.m_mem0_wmask)
+                        (o.m_mem_wdata_0, o.m_mem_wmask_0)
                     } else {
-                        (o.m_mem1_wdata, o.m_mem1_wmask)
+                        (o.m_mem_wdata_1, o.m_mem_wmask_1)
                     };
                     let _ = pout::MEM_WDATA;
                     self.write(n, index, data, mask);
