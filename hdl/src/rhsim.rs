@@ -42,7 +42,7 @@ impl<const N: usize> FromPortBits for Bits<N> {
 }
 
 /// Implement [`RhDut`] for a block from the names of its inputs (each a field of both the
-/// block and the input port struct). An element of a vector port is written
+/// block and the input port struct). An element of an array port is written
 /// `field[k] port_field`: `s_axis_tx_tvalid[1] s_axis_tx_tvalid_1` drives the block's
 /// `s_axis_tx_tvalid[1]` from the port struct's `s_axis_tx_tvalid_1`.
 #[macro_export]

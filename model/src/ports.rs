@@ -16,7 +16,7 @@ pub struct PortInfo {
 
 impl PortInfo {
     /// The port's name in the generated Verilog: the table's name, except that a name ending
-    /// in `_<digit>` is that element of a vector port (`s_axis_tx_tvalid_1` is
+    /// in `_<digit>` is that element of an array port (`s_axis_tx_tvalid_1` is
     /// `s_axis_tx_tvalid$1`, rust-hdl's name for `s_axis_tx_tvalid[1]`).
     pub fn hdl_name(&self) -> String {
         match self.name.rsplit_once('_') {

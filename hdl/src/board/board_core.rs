@@ -16,7 +16,7 @@
 //! [`Bridge`]'s register masters `m_axil_*[k]` drive node `k`'s `s_axil_*`; its word port
 //! goes to the node `m_mem_node` names (`s_br_*`), its read data back from that node.
 //! [`SanLoop`]'s node-`k` ports (`[k]`) meet node `k`'s SAN port and its memory's second
-//! word-port master (`s_lb_*`). Both blocks' per-node ports are vector ports, so one loop
+//! word-port master (`s_lb_*`). Both blocks' per-node ports are two-element arrays, so one loop
 //! wires each node. A request's `lkey` is not the loopback's business (the initiator
 //! registered its own buffer; the fabric model ignores it too).
 

@@ -6,7 +6,7 @@
 //! # Ports
 //! - `s_axis_req_*` (in, `tready` out): request words, 16 bits.
 //! - `m_axis_rsp_*` (out, `tready` in): response words (the [`RspOut`] register).
-//! - `m_axil_*[k]` (vector ports, element `k` for node `k`): node 0's and node 1's register
+//! - `m_axil_*[k]` (two-element arrays, element `k` for node `k`): node 0's and node 1's register
 //!   ports, AXI4-Lite masters: one access at a time, only the request's node sees a `valid`
 //!   or `ready`; an offset beyond the register space is answered `SLVERR` here, without a bus
 //!   access.
@@ -33,7 +33,7 @@ use rust_hdl::prelude::*;
 
 use sanswitch_model::blocks::bridge::MAX_MEM_BYTES;
 
-use super::{MemSteps, RegAccess, ReqIntake, RspOut, per_node};
+use super::{MemSteps, RegAccess, ReqIntake, RspOut};
 
 /// The steps of a request, as `sanswitch_model::blocks::bridge::St` numbers them.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -78,28 +78,28 @@ pub struct Bridge {
     pub s_axis_req_tvalid: Signal<In, Bit>,
     pub s_axis_req_tdata: Signal<In, Bits<16>>,
     pub m_axis_rsp_tready: Signal<In, Bit>,
-    pub m_axil_awready: Vec<Signal<In, Bit>>,
-    pub m_axil_wready: Vec<Signal<In, Bit>>,
-    pub m_axil_bvalid: Vec<Signal<In, Bit>>,
-    pub m_axil_bresp: Vec<Signal<In, Bits<2>>>,
-    pub m_axil_arready: Vec<Signal<In, Bit>>,
-    pub m_axil_rvalid: Vec<Signal<In, Bit>>,
-    pub m_axil_rdata: Vec<Signal<In, Bits<32>>>,
-    pub m_axil_rresp: Vec<Signal<In, Bits<2>>>,
+    pub m_axil_awready: [Signal<In, Bit>; 2],
+    pub m_axil_wready: [Signal<In, Bit>; 2],
+    pub m_axil_bvalid: [Signal<In, Bit>; 2],
+    pub m_axil_bresp: [Signal<In, Bits<2>>; 2],
+    pub m_axil_arready: [Signal<In, Bit>; 2],
+    pub m_axil_rvalid: [Signal<In, Bit>; 2],
+    pub m_axil_rdata: [Signal<In, Bits<32>>; 2],
+    pub m_axil_rresp: [Signal<In, Bits<2>>; 2],
     pub m_mem_ready: Signal<In, Bit>,
     pub s_mem_rvalid: Signal<In, Bit>,
     pub s_mem_rdata: Signal<In, Bits<64>>,
     pub s_axis_req_tready: Signal<Out, Bit>,
     pub m_axis_rsp_tvalid: Signal<Out, Bit>,
     pub m_axis_rsp_tdata: Signal<Out, Bits<16>>,
-    pub m_axil_awvalid: Vec<Signal<Out, Bit>>,
-    pub m_axil_awaddr: Vec<Signal<Out, Bits<12>>>,
-    pub m_axil_wvalid: Vec<Signal<Out, Bit>>,
-    pub m_axil_wdata: Vec<Signal<Out, Bits<32>>>,
-    pub m_axil_bready: Vec<Signal<Out, Bit>>,
-    pub m_axil_arvalid: Vec<Signal<Out, Bit>>,
-    pub m_axil_araddr: Vec<Signal<Out, Bits<12>>>,
-    pub m_axil_rready: Vec<Signal<Out, Bit>>,
+    pub m_axil_awvalid: [Signal<Out, Bit>; 2],
+    pub m_axil_awaddr: [Signal<Out, Bits<12>>; 2],
+    pub m_axil_wvalid: [Signal<Out, Bit>; 2],
+    pub m_axil_wdata: [Signal<Out, Bits<32>>; 2],
+    pub m_axil_bready: [Signal<Out, Bit>; 2],
+    pub m_axil_arvalid: [Signal<Out, Bit>; 2],
+    pub m_axil_araddr: [Signal<Out, Bits<12>>; 2],
+    pub m_axil_rready: [Signal<Out, Bit>; 2],
     pub m_mem_valid: Signal<Out, Bit>,
     pub m_mem_node: Signal<Out, Bit>,
     pub m_mem_write: Signal<Out, Bit>,
@@ -133,22 +133,6 @@ impl Bridge {
             intake: ReqIntake::new(mem_bytes),
             regs: RegAccess::new(),
             mem: MemSteps::new(),
-            m_axil_awready: per_node(),
-            m_axil_wready: per_node(),
-            m_axil_bvalid: per_node(),
-            m_axil_bresp: per_node(),
-            m_axil_arready: per_node(),
-            m_axil_rvalid: per_node(),
-            m_axil_rdata: per_node(),
-            m_axil_rresp: per_node(),
-            m_axil_awvalid: per_node(),
-            m_axil_awaddr: per_node(),
-            m_axil_wvalid: per_node(),
-            m_axil_wdata: per_node(),
-            m_axil_bready: per_node(),
-            m_axil_arvalid: per_node(),
-            m_axil_araddr: per_node(),
-            m_axil_rready: per_node(),
             ..Default::default()
         }
     }

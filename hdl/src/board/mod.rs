@@ -51,10 +51,3 @@ pub use rsp_out::RspOut;
 pub use san_loop::SanLoop;
 pub use word_arb::WordArb;
 pub use word_copy::WordCopy;
-
-/// One of each thing per node: the value of a per-node vector port (`Vec<Signal>`, element
-/// `k` for node `k`; see `sanswitch_model::ports` for how the port tables name them) or of a
-/// per-node group of blocks.
-pub(crate) fn per_node<T: Default>() -> Vec<T> {
-    (0..2).map(|_| T::default()).collect()
-}

@@ -7,7 +7,7 @@
 //!   register write's last word in `RwHi` starts the write's handshakes afresh).
 //! - `node`, `reg_addr`, `value`, `node_bit` (in): the request's node, AXI4-Lite address,
 //!   write data and the node bit of its response header.
-//! - `m_axil_*[k]` (vector ports, element `k` for node `k`): the two masters; only the
+//! - `m_axil_*[k]` (two-element arrays, element `k` for node `k`): the two masters; only the
 //!   request's node sees a `valid` or `ready`; the address and data go to both.
 //! - `step` (out, [`Step`](super::Step)): as [`ReqIntake`](super::ReqIntake)'s: the
 //!   next step, and the response (`RESP` in the header's status bits; a read's data in two
@@ -18,7 +18,7 @@ use rust_hdl::prelude::*;
 
 use sanswitch_model::bridge::{Op, header};
 
-use super::{BridgeState, Step, per_node};
+use super::{BridgeState, Step};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -31,22 +31,22 @@ pub struct RegAccess {
     pub reg_addr: Signal<In, Bits<12>>,
     pub value: Signal<In, Bits<32>>,
     pub node_bit: Signal<In, Bits<16>>,
-    pub m_axil_awready: Vec<Signal<In, Bit>>,
-    pub m_axil_wready: Vec<Signal<In, Bit>>,
-    pub m_axil_bvalid: Vec<Signal<In, Bit>>,
-    pub m_axil_bresp: Vec<Signal<In, Bits<2>>>,
-    pub m_axil_arready: Vec<Signal<In, Bit>>,
-    pub m_axil_rvalid: Vec<Signal<In, Bit>>,
-    pub m_axil_rdata: Vec<Signal<In, Bits<32>>>,
-    pub m_axil_rresp: Vec<Signal<In, Bits<2>>>,
-    pub m_axil_awvalid: Vec<Signal<Out, Bit>>,
-    pub m_axil_awaddr: Vec<Signal<Out, Bits<12>>>,
-    pub m_axil_wvalid: Vec<Signal<Out, Bit>>,
-    pub m_axil_wdata: Vec<Signal<Out, Bits<32>>>,
-    pub m_axil_bready: Vec<Signal<Out, Bit>>,
-    pub m_axil_arvalid: Vec<Signal<Out, Bit>>,
-    pub m_axil_araddr: Vec<Signal<Out, Bits<12>>>,
-    pub m_axil_rready: Vec<Signal<Out, Bit>>,
+    pub m_axil_awready: [Signal<In, Bit>; 2],
+    pub m_axil_wready: [Signal<In, Bit>; 2],
+    pub m_axil_bvalid: [Signal<In, Bit>; 2],
+    pub m_axil_bresp: [Signal<In, Bits<2>>; 2],
+    pub m_axil_arready: [Signal<In, Bit>; 2],
+    pub m_axil_rvalid: [Signal<In, Bit>; 2],
+    pub m_axil_rdata: [Signal<In, Bits<32>>; 2],
+    pub m_axil_rresp: [Signal<In, Bits<2>>; 2],
+    pub m_axil_awvalid: [Signal<Out, Bit>; 2],
+    pub m_axil_awaddr: [Signal<Out, Bits<12>>; 2],
+    pub m_axil_wvalid: [Signal<Out, Bit>; 2],
+    pub m_axil_wdata: [Signal<Out, Bits<32>>; 2],
+    pub m_axil_bready: [Signal<Out, Bit>; 2],
+    pub m_axil_arvalid: [Signal<Out, Bit>; 2],
+    pub m_axil_araddr: [Signal<Out, Bits<12>>; 2],
+    pub m_axil_rready: [Signal<Out, Bit>; 2],
     pub step: Signal<Out, Step>,
     /// A write's address and data handshakes done (each may come first).
     aw_done: DFF<Bit>,
@@ -70,27 +70,7 @@ pub struct RegAccess {
 impl RegAccess {
     pub fn new() -> Self {
         let h = |op: Op| param::<16>(header(op, 0, 0).into());
-        RegAccess {
-            m_axil_awready: per_node(),
-            m_axil_wready: per_node(),
-            m_axil_bvalid: per_node(),
-            m_axil_bresp: per_node(),
-            m_axil_arready: per_node(),
-            m_axil_rvalid: per_node(),
-            m_axil_rdata: per_node(),
-            m_axil_rresp: per_node(),
-            m_axil_awvalid: per_node(),
-            m_axil_awaddr: per_node(),
-            m_axil_wvalid: per_node(),
-            m_axil_wdata: per_node(),
-            m_axil_bready: per_node(),
-            m_axil_arvalid: per_node(),
-            m_axil_araddr: per_node(),
-            m_axil_rready: per_node(),
-            h_rw: h(Op::RegWrite),
-            h_rr: h(Op::RegRead),
-            ..Default::default()
-        }
+        RegAccess { h_rw: h(Op::RegWrite), h_rr: h(Op::RegRead), ..Default::default() }
     }
 }
 
