@@ -276,12 +276,7 @@ impl EnginePair<EngineModel> {
     /// already on the SAN), then what each engine still holds (`EngineModel::leaks`), by
     /// node: empty after a workload.
     pub fn leaks_when_quiet(&mut self, cycles: u64) -> Vec<(usize, String)> {
-        let (junk_cmds, junk_rdma) = (self.cfg.junk_cmds, self.cfg.junk_rdma);
-        (self.cfg.junk_cmds, self.cfg.junk_rdma) = (0.0, 0.0);
-        for _ in 0..cycles {
-            self.cycle();
-        }
-        (self.cfg.junk_cmds, self.cfg.junk_rdma) = (junk_cmds, junk_rdma);
+        self.quiet(cycles);
         (0..2).flat_map(|n| self.engine(n).leaks().into_iter().map(move |l| (n, l))).collect()
     }
 }
@@ -443,6 +438,18 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             // A length eight bytes more than the message has.
             _ => b.data = b.data.wrapping_add(8 << 32),
         }
+    }
+
+    /// Run `cycles` more cycles with no made-up commands or RDMA requests injected: the
+    /// wire goes quiet, so what the engines still hold afterwards is a leak, not a command
+    /// made up in the last cycles.
+    pub fn quiet(&mut self, cycles: u64) {
+        let (junk_cmds, junk_rdma) = (self.cfg.junk_cmds, self.cfg.junk_rdma);
+        (self.cfg.junk_cmds, self.cfg.junk_rdma) = (0.0, 0.0);
+        for _ in 0..cycles {
+            self.cycle();
+        }
+        (self.cfg.junk_cmds, self.cfg.junk_rdma) = (junk_cmds, junk_rdma);
     }
 
     /// One clock cycle of both engines, the SAN and the hosts. Returns whether anything moved.

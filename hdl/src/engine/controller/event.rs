@@ -3,7 +3,8 @@
 //! follow.
 //!
 //! # Ports
-//! - `enable` (in): the controller is idle (not sweeping) and may take an event this cycle.
+//! - `enable` (in): the controller is idle (not sweeping), or ends an Apply this cycle
+//!   without a flush, and may take an event this cycle.
 //! - `*_valid` with `sent`, `dlv`, `xfer`, `cmd`, `hdr` (records) or `ovr_conn`,
 //!   `down_conn` (in): the events waiting, each a FIFO's head or the parser's header.
 //! - `take_*` (out): the event taken this cycle, one at most (pops its FIFO).

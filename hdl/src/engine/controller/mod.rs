@@ -203,8 +203,6 @@ impl Logic for Controller {
         self.w.next = self.decide.w.val();
         self.wfx.next = self.w.val().fx;
 
-        // The event an idle controller takes.
-        self.intake.enable.next = !self.state.sweeping.val() & (self.phase.q.val() == 0);
         self.intake.ovr_valid.next = self.ovr_valid.val();
         self.intake.ovr_conn.next = self.ovr_conn.val();
         self.intake.down_valid.next = self.down_valid.val();
@@ -284,6 +282,13 @@ impl Logic for Controller {
             & (!self.decide.dlv_v.val() | self.dj_can_push.val())
             & (!self.wfx.val().down | self.down_can_push.val());
         self.applied.next = (self.phase.q.val() == 3) & self.room.val() & self.w.val().conn_v;
+        // The event an idle controller takes, or one ending an Apply without a flush takes
+        // in the same cycle: the event's word is read in Decide, after Apply's write.
+        self.intake.enable.next = !self.state.sweeping.val()
+            & ((self.phase.q.val() == 0)
+                | ((self.phase.q.val() == 3)
+                    & self.room.val()
+                    & !(self.applied.val() & self.wfx.val().flush_v)));
         self.state.apply.next = self.applied.val();
         self.intake.set_v.next = self.applied.val();
         self.adm_valid.next = self.applied.val() & self.wfx.val().adm_v;
@@ -330,6 +335,9 @@ impl Logic for Controller {
             }
         } else if (self.phase.q.val() == 3) & self.room.val() {
             self.phase.d.next = 0.into();
+            if self.intake.taken.val() {
+                self.phase.d.next = 1.into();
+            }
             if self.applied.val() & self.wfx.val().flush_v {
                 self.phase.d.next = 4.into();
                 self.fl_conn.d.next = self.w.val().conn;

@@ -12,12 +12,13 @@
 //! `rr` (the connection after the last pumped one).
 //!
 //! # Ports
-//! - `enable` (in): the controller is idle and takes an event this cycle; the `take_*`
-//!   outputs and the state registers move only then.
+//! - `enable` (in): the controller is idle, or in an Apply that ends this cycle, and takes
+//!   an event this cycle; the `take_*` outputs and the state registers move only then.
 //! - `*_valid`, `*_conn` (in): the events waiting (a FIFO's head or the parser's header).
 //! - `take_*` (out): the event taken, one at most; `pump` (out): a pump taken.
 //! - `any` (out): an event taken (`kind`, `conn` name it: `super` codes `ev`).
-//! - `set_v`, `set_conn`, `set_work` (in): Apply writes the applied connection's work bit.
+//! - `set_v`, `set_conn`, `set_work` (in): Apply writes the applied connection's work bit;
+//!   the pick in the same cycle (Apply's, when the next event is taken at once) reads it.
 //! - `reset` (in): synchronous; no work, nothing due, `rr` 0.
 //!
 //! Timing: combinational from the inputs and this block's registers to the outputs (one
@@ -62,6 +63,8 @@ pub struct CtlPick {
     pub kind: Signal<Out, Bits<3>>,
     pub conn: Signal<Out, Bits<8>>,
     work: Vec<DFF<Bit>>,
+    /// `work` with Apply's write forwarded.
+    wk: Vec<Signal<Local, Bit>>,
     rr: DFF<Bits<8>>,
     pump_due: DFF<Bit>,
     cmd_due: DFF<Bit>,
@@ -85,6 +88,7 @@ impl CtlPick {
     pub fn new(n: usize) -> Self {
         CtlPick {
             work: (0..n).map(|_| Default::default()).collect(),
+            wk: (0..n).map(|_| Default::default()).collect(),
             k_idx: (0..n).map(|i| param(i as u64)).collect(),
             k_last: param(n as u64 - 1),
             hi: (0..=n).map(|_| Default::default()).collect(),
@@ -98,12 +102,15 @@ impl Logic for CtlPick {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, rr, pump_due, cmd_due);
+        // The work bits as Apply leaves them: the pick in Apply's own cycle sees the bit
+        // the applied event writes.
         for i in 0..self.work.len() {
             self.work[i].clock.next = self.clock.val();
-            self.work[i].d.next = self.work[i].q.val();
+            self.wk[i].next = self.work[i].q.val();
             if self.set_v.val() & (self.set_conn.val() == self.k_idx[i].val()) {
-                self.work[i].d.next = self.set_work.val();
+                self.wk[i].next = self.set_work.val();
             }
+            self.work[i].d.next = self.wk[i].val();
         }
 
         self.hi[0].next = false;
@@ -111,15 +118,15 @@ impl Logic for CtlPick {
         self.pick_hi.next = 0.into();
         self.pick_lo.next = 0.into();
         for i in 0..self.work.len() {
-            if self.work[i].q.val() & (self.k_idx[i].val() >= self.rr.q.val()) & !self.hi[i].val() {
+            if self.wk[i].val() & (self.k_idx[i].val() >= self.rr.q.val()) & !self.hi[i].val() {
                 self.pick_hi.next = self.k_idx[i].val();
             }
             self.hi[i + 1].next = self.hi[i].val()
-                | (self.work[i].q.val() & (self.k_idx[i].val() >= self.rr.q.val()));
-            if self.work[i].q.val() & !self.lo[i].val() {
+                | (self.wk[i].val() & (self.k_idx[i].val() >= self.rr.q.val()));
+            if self.wk[i].val() & !self.lo[i].val() {
                 self.pick_lo.next = self.k_idx[i].val();
             }
-            self.lo[i + 1].next = self.lo[i].val() | self.work[i].q.val();
+            self.lo[i + 1].next = self.lo[i].val() | self.wk[i].val();
         }
         // The chains' last links (the last assignment stands).
         self.any_hi.next = false;

@@ -476,12 +476,74 @@ impl Controller {
     }
 
     /// The pump's pick: the first connection with work at or after `rr`.
-    fn pick_pump(&self, o: &mut Comb) -> Option<Ev> {
+    fn pick_pump(&self, fwd: Option<(u8, bool)>, o: &mut Comb) -> Option<Ev> {
         let n = self.work.len();
-        (0..n).map(|k| (self.rr as usize + k) % n).find(|&c| self.work[c]).map(|c| {
+        (0..n).map(|k| (self.rr as usize + k) % n).find(|&c| self.work_bit(c, fwd)).map(|c| {
             o.rr = Some(((c + 1) % n) as u8);
             Ev::Pump(c as u8)
         })
+    }
+
+    /// The work bit of connection `c`, with `fwd` (a connection and the bit Apply writes
+    /// for it this cycle) forwarded: the pick in Apply's cycle sees the event's own result.
+    fn work_bit(&self, c: usize, fwd: Option<(u8, bool)>) -> bool {
+        match fwd {
+            Some((f, b)) if f as usize == c => b,
+            _ => self.work[c],
+        }
+    }
+
+    /// The event to take this cycle, if any (its pops and the pump's `rr` set in `o`), with
+    /// the work bit Apply writes this cycle forwarded (`fwd`).
+    fn pick(
+        &self,
+        po: &ParserOut,
+        seq_o: &SequencerOut,
+        e: &EngineModel,
+        fwd: Option<(u8, bool)>,
+        o: &mut Comb,
+    ) -> Option<Ev> {
+        // The builder's and delivery's reports come first: an event that hands
+        // them work waits in Apply for room, and they make room only by reporting.
+        // Taken first, their report FIFOs are empty whenever another event starts,
+        // and deep enough (SENT_FIFO, DONE_FIFO) for all the work they can hold.
+        if let Some(&s) = e.builder.sent.head() {
+            o.take_sent = true;
+            Some(Ev::Sent(s))
+        } else if let Some(&d) = e.delivery.done.head() {
+            o.take_dlv = true;
+            Some(Ev::Dlv(d))
+        } else if seq_o.m_axis_cpl_tvalid {
+            o.take_xfer = true;
+            Some(Ev::Xfer(CplRec {
+                conn: seq_o.m_axis_cpl_conn,
+                xfer: seq_o.m_axis_cpl_xfer,
+                bytes: seq_o.m_axis_cpl_bytes,
+                write: seq_o.m_axis_cpl_write,
+                status: seq_o.m_axis_cpl_status,
+            }))
+        } else if self.pump_due && (0..self.work.len()).any(|c| self.work_bit(c, fwd)) {
+            // Every other event a pump, when one is due: a stream of messages or
+            // commands cannot starve a connection's flush, sends or credit updates.
+            self.pick_pump(fwd, o)
+        } else if let Some(&c) = e.cmd.head().filter(|_| self.cmd_due) {
+            o.take_cmd = true;
+            Some(Ev::Cmd(c))
+        } else if let Some(&c) = e.admit.overruns.head() {
+            o.take_ovr = true;
+            Some(Ev::Overrun(c))
+        } else if let Some(&c) = e.down_in.head() {
+            o.take_down = true;
+            Some(Ev::Down(c))
+        } else if po.m_axis_hdr_tvalid {
+            o.take_hdr = true;
+            Some(Ev::Rx(*po))
+        } else if let Some(&c) = e.cmd.head() {
+            o.take_cmd = true;
+            Some(Ev::Cmd(c))
+        } else {
+            self.pick_pump(fwd, o)
+        }
     }
 
     /// The controller's outputs this cycle and its next state.
@@ -496,48 +558,7 @@ impl Controller {
         match &self.phase {
             Phase::Idle if self.sweep > 0 => {}
             Phase::Idle => {
-                // The builder's and delivery's reports come first: an event that hands
-                // them work waits in Apply for room, and they make room only by reporting.
-                // Taken first, their report FIFOs are empty whenever another event starts,
-                // and deep enough (SENT_FIFO, DONE_FIFO) for all the work they can hold.
-                let ev = if let Some(&s) = e.builder.sent.head() {
-                    o.take_sent = true;
-                    Some(Ev::Sent(s))
-                } else if let Some(&d) = e.delivery.done.head() {
-                    o.take_dlv = true;
-                    Some(Ev::Dlv(d))
-                } else if seq_o.m_axis_cpl_tvalid {
-                    o.take_xfer = true;
-                    Some(Ev::Xfer(CplRec {
-                        conn: seq_o.m_axis_cpl_conn,
-                        xfer: seq_o.m_axis_cpl_xfer,
-                        bytes: seq_o.m_axis_cpl_bytes,
-                        write: seq_o.m_axis_cpl_write,
-                        status: seq_o.m_axis_cpl_status,
-                    }))
-                } else if self.pump_due && self.work.iter().any(|&b| b) {
-                    // Every other event a pump, when one is due: a stream of messages or
-                    // commands cannot starve a connection's flush, sends or credit updates.
-                    self.pick_pump(&mut o)
-                } else if let Some(&c) = e.cmd.head().filter(|_| self.cmd_due) {
-                    o.take_cmd = true;
-                    Some(Ev::Cmd(c))
-                } else if let Some(&c) = e.admit.overruns.head() {
-                    o.take_ovr = true;
-                    Some(Ev::Overrun(c))
-                } else if let Some(&c) = e.down_in.head() {
-                    o.take_down = true;
-                    Some(Ev::Down(c))
-                } else if po.m_axis_hdr_tvalid {
-                    o.take_hdr = true;
-                    Some(Ev::Rx(*po))
-                } else if let Some(&c) = e.cmd.head() {
-                    o.take_cmd = true;
-                    Some(Ev::Cmd(c))
-                } else {
-                    self.pick_pump(&mut o)
-                };
-                o.next = ev.map(Phase::Decide);
+                o.next = self.pick(po, seq_o, e, None, &mut o).map(Phase::Decide);
             }
             Phase::Decide(ev) => {
                 o.next = Some(self.to_phase(self.start(ev)));
@@ -603,9 +624,14 @@ impl Controller {
                         o.write = Some((c, s));
                         o.work = Some((c, fx.work));
                     }
+                    // The next event is picked in this same cycle (its state is read in
+                    // Decide, after this cycle's write), unless a flush comes first.
                     o.next = Some(match (w.conn, fx.flush) {
                         (Some(conn), Some((kind, err))) => Phase::Flush { conn, kind, err },
-                        _ => Phase::Idle,
+                        _ => {
+                            let fwd = w.conn.map(|c| (c, fx.work));
+                            self.pick(po, seq_o, e, fwd, &mut o).map_or(Phase::Idle, Phase::Decide)
+                        }
                     });
                 }
             }
