@@ -4,7 +4,9 @@
 //! # Structure
 //! - this file: the phases (`Idle`, `Decide`, `Pool`, `Apply`, `Flush`, `Seq`), the
 //!   handshakes with the pool manager and the sequencer, and the effects handed out in
-//!   `Apply`;
+//!   `Apply`. An `Apply` without a flush takes the next event in its own cycle (so `Idle`
+//!   is skipped); a pool request whose answer nothing reads (continuation 0) is posted:
+//!   `Apply` follows once it is taken, and its answer is dropped when it comes (`drop`);
 //! - [`CtlEvent`] (`event.rs`): the event taken in `Idle` and kept while it is handled,
 //!   chosen by [`CtlPick`] (`pick.rs`: priority, then a round-robin pump over the
 //!   connections' work bits, which it keeps);
@@ -170,6 +172,11 @@ pub struct Controller {
     phase: DFF<Bits<3>>,
     /// The request to the pool manager or the sequencer has been taken; its answer is due.
     psent: DFF<Bit>,
+    /// Answers still to come for posted pool requests (continuation 0: nothing reads the
+    /// answer, so the event went on to Apply once the request was taken). The pool answers
+    /// in order, so these are the next ones; they are dropped as they come. Two bits: a
+    /// posted request takes three cycles at least (pick, Decide, Pool).
+    drop: DFF<Bits<2>>,
     fl_conn: DFF<Bits<8>>,
     fl_all: DFF<Bit>,
     fl_err: DFF<Bits<16>>,
@@ -179,6 +186,10 @@ pub struct Controller {
     /// Apply hands the effects out this cycle: every FIFO they go to has room.
     room: Signal<Local, Bit>,
     applied: Signal<Local, Bit>,
+    /// A posted pool request is taken this cycle.
+    posted: Signal<Local, Bit>,
+    /// A posted request's answer comes (and is dropped) this cycle.
+    dropped: Signal<Local, Bit>,
     next_phase: Signal<Local, Bits<3>>,
 }
 
@@ -196,7 +207,7 @@ impl Controller {
 impl Logic for Controller {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, psent, fl_conn, fl_all, fl_err);
+        dff_setup!(self, clock, phase, psent, drop, fl_conn, fl_all, fl_err);
         clock!(self, clock, intake, state, decide);
         self.intake.reset.next = self.reset.val();
         self.state.reset.next = self.reset.val();
@@ -252,8 +263,11 @@ impl Logic for Controller {
         self.decide.resp.next = self.resp.val();
         self.decide.rsp.next = self.rsp.val();
         self.decide.ld_start.next = self.phase.q.val() == 1;
-        self.decide.ld_cont.next =
-            (self.phase.q.val() == 2) & self.psent.q.val() & self.resp_valid.val();
+        self.dropped.next = (self.drop.q.val() != 0) & self.resp_valid.val();
+        self.decide.ld_cont.next = (self.phase.q.val() == 2)
+            & self.psent.q.val()
+            & self.resp_valid.val()
+            & !self.dropped.val();
         self.decide.ld_zseq.next =
             (self.phase.q.val() == 5) & self.psent.q.val() & self.rsp_valid.val();
         // Where a decision goes next: a pool request, a sequencer command, or Apply.
@@ -311,6 +325,13 @@ impl Logic for Controller {
         // The pool manager's request and the sequencer's command: offered until taken.
         self.pool_valid.next = (self.phase.q.val() == 2) & !self.psent.q.val();
         self.pool_req.next = self.decide.step.val().req;
+        self.posted.next =
+            self.pool_valid.val() & self.pool_ready.val() & (self.decide.step.val().cont == 0);
+        if self.posted.val() & !self.dropped.val() {
+            self.drop.d.next = self.drop.q.val() + 1;
+        } else if !self.posted.val() & self.dropped.val() {
+            self.drop.d.next = self.drop.q.val() - 1;
+        }
         self.seq_valid.next = (self.phase.q.val() == 5) & !self.psent.q.val();
         self.seq_cmd.next = self.decide.step.val().seq;
         self.take_rsp.next = self.decide.ld_zseq.val();
@@ -333,6 +354,11 @@ impl Logic for Controller {
                 self.psent.d.next = false;
                 self.phase.d.next = self.next_phase.val();
             }
+            if self.posted.val() {
+                // The event as decided is what Apply writes.
+                self.psent.d.next = false;
+                self.phase.d.next = 3.into();
+            }
         } else if (self.phase.q.val() == 3) & self.room.val() {
             self.phase.d.next = 0.into();
             if self.intake.taken.val() {
@@ -350,6 +376,7 @@ impl Logic for Controller {
         if self.reset.val() {
             self.phase.d.next = 0.into();
             self.psent.d.next = false;
+            self.drop.d.next = 0.into();
         }
     }
 }

@@ -121,8 +121,8 @@ impl Logic for CtlPick {
             if self.wk[i].val() & (self.k_idx[i].val() >= self.rr.q.val()) & !self.hi[i].val() {
                 self.pick_hi.next = self.k_idx[i].val();
             }
-            self.hi[i + 1].next = self.hi[i].val()
-                | (self.wk[i].val() & (self.k_idx[i].val() >= self.rr.q.val()));
+            self.hi[i + 1].next =
+                self.hi[i].val() | (self.wk[i].val() & (self.k_idx[i].val() >= self.rr.q.val()));
             if self.wk[i].val() & !self.lo[i].val() {
                 self.pick_lo.next = self.k_idx[i].val();
             }

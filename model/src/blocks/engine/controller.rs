@@ -366,6 +366,10 @@ pub struct Comb {
     write: Option<(u8, ConnCtl)>,
     work: Option<(u8, bool)>,
     rr: Option<u8>,
+    /// A posted pool request was taken this cycle.
+    posted: bool,
+    /// A posted request's answer came (and is dropped) this cycle.
+    dropped: bool,
 }
 
 /// Event counters.
@@ -400,6 +404,10 @@ pub struct Controller {
     /// Cycles left of the sweep after reset (the hardware writes every connection's word
     /// Free, one per cycle, taking no event meanwhile).
     pub sweep: u16,
+    /// Answers still to come for posted pool requests (those whose answer nobody reads,
+    /// `Cont::Apply`: the event went on to Apply once the request was taken). The pool
+    /// answers in order, so these are the next ones, and they are dropped as they come.
+    pub drop: u8,
     pub stats: CtlStats,
     /// The last events taken, newest last (for a mismatch's report; not hardware).
     pub trace: std::collections::VecDeque<Ev>,
@@ -446,6 +454,7 @@ impl Controller {
             pump_due: false,
             cmd_due: false,
             sweep: 0,
+            drop: 0,
             stats: CtlStats::default(),
             trace: Default::default(),
         }
@@ -555,6 +564,7 @@ impl Controller {
         e: &EngineModel,
     ) -> Comb {
         let mut o = Comb::default();
+        o.dropped = self.drop > 0 && pool_o.m_axis_resp_tvalid;
         match &self.phase {
             Phase::Idle if self.sweep > 0 => {}
             Phase::Idle => {
@@ -566,10 +576,14 @@ impl Controller {
             Phase::Pool { req, sent, k, w } => {
                 if !sent {
                     o.pool_req = Some(*req);
-                    if pool_o.s_axis_req_tready {
+                    if pool_o.s_axis_req_tready && *k == Cont::Apply {
+                        // Nothing reads the answer: apply now, drop the answer when it comes.
+                        o.posted = true;
+                        o.next = Some(Phase::Apply(*w));
+                    } else if pool_o.s_axis_req_tready {
                         o.next = Some(Phase::Pool { req: *req, sent: true, k: *k, w: *w });
                     }
-                } else if pool_o.m_axis_resp_tvalid {
+                } else if pool_o.m_axis_resp_tvalid && !o.dropped {
                     let r = Resp {
                         op: pool_o.m_axis_resp_op,
                         conn: pool_o.m_axis_resp_conn,
@@ -676,6 +690,10 @@ impl Controller {
         if self.sweep > 0 {
             self.sweep -= 1;
         }
+        self.drop = self.drop + o.posted as u8 - o.dropped as u8;
+        // The hardware's count is two bits: a posted request takes three cycles at least
+        // (pick, Decide, Pool), so no more than that are ever in the pool at once.
+        assert!(self.drop <= 3, "posted pool answers outstanding: {}", self.drop);
         if let Some((c, s)) = o.write {
             self.conns[c as usize] = s;
         }
