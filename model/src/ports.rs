@@ -175,7 +175,7 @@ mod tests {
     use super::PortInfo;
 
     #[test]
-    fn vector_port_elements_take_rust_hdls_names() {
+    fn array_port_elements_take_rust_hdls_names() {
         let p = |name| PortInfo { name, width: 1 };
         assert_eq!(p("s_axis_tx_tvalid_1").hdl_name(), "s_axis_tx_tvalid$1");
         assert_eq!(p("s_axis_tx_tvalid_1").verilator_name(), "s_axis_tx_tvalid__0241");

@@ -563,8 +563,7 @@ impl Controller {
         seq_o: &SequencerOut,
         e: &EngineModel,
     ) -> Comb {
-        let mut o = Comb::default();
-        o.dropped = self.drop > 0 && pool_o.m_axis_resp_tvalid;
+        let mut o = Comb { dropped: self.drop > 0 && pool_o.m_axis_resp_tvalid, ..Comb::default() };
         match &self.phase {
             Phase::Idle if self.sweep > 0 => {}
             Phase::Idle => {
