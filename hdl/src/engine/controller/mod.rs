@@ -4,9 +4,11 @@
 //! # Structure
 //! - this file: the phases (`Idle`, `Decide`, `Pool`, `Apply`, `Flush`, `Seq`), the
 //!   handshakes with the pool manager and the sequencer, and the effects handed out in
-//!   `Apply`. An `Apply` without a flush takes the next event in its own cycle (so `Idle`
-//!   is skipped); a pool request whose answer nothing reads (continuation 0) is posted:
-//!   `Apply` follows once it is taken, and its answer is dropped when it comes (`drop`);
+//!   `Apply`;
+//! - [`CtlPhases`] (`phases.rs`): the phase machine. An `Apply` without a flush takes the
+//!   next event in its own cycle (so `Idle` is skipped); a pool request whose answer
+//!   nothing reads (continuation 0) is posted: `Apply` follows once it is taken, and its
+//!   answer is dropped when it comes;
 //! - [`CtlEvent`] (`event.rs`): the event taken in `Idle` and kept while it is handled,
 //!   chosen by [`CtlPick`] (`pick.rs`: priority, then a round-robin pump over the
 //!   connections' work bits, which it keeps);
@@ -67,6 +69,7 @@ mod event;
 mod flush;
 mod hdr_words;
 mod inline;
+mod phases;
 mod pick;
 mod pump;
 mod pump_step;
@@ -91,6 +94,7 @@ pub use event::CtlEvent;
 pub use flush::CtlFlush;
 pub use hdr_words::HdrWords;
 pub use inline::CtlInline;
+pub use phases::CtlPhases;
 pub use pick::CtlPick;
 pub use pump::CtlPump;
 pub use pump_step::PumpStep;
@@ -169,14 +173,7 @@ pub struct Controller {
     state: CtlState,
     decide: CtlDecide,
     flush: CtlFlush,
-    phase: DFF<Bits<3>>,
-    /// The request to the pool manager or the sequencer has been taken; its answer is due.
-    psent: DFF<Bit>,
-    /// Answers still to come for posted pool requests (continuation 0: nothing reads the
-    /// answer, so the event went on to Apply once the request was taken). The pool answers
-    /// in order, so these are the next ones; they are dropped as they come. Two bits: a
-    /// posted request takes three cycles at least (pick, Decide, Pool).
-    drop: DFF<Bits<2>>,
+    phases: CtlPhases,
     fl_conn: DFF<Bits<8>>,
     fl_all: DFF<Bit>,
     fl_err: DFF<Bits<16>>,
@@ -186,10 +183,6 @@ pub struct Controller {
     /// Apply hands the effects out this cycle: every FIFO they go to has room.
     room: Signal<Local, Bit>,
     applied: Signal<Local, Bit>,
-    /// A posted pool request is taken this cycle.
-    posted: Signal<Local, Bit>,
-    /// A posted request's answer comes (and is dropped) this cycle.
-    dropped: Signal<Local, Bit>,
     next_phase: Signal<Local, Bits<3>>,
 }
 
@@ -207,10 +200,11 @@ impl Controller {
 impl Logic for Controller {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, psent, drop, fl_conn, fl_all, fl_err);
-        clock!(self, clock, intake, state, decide);
+        dff_setup!(self, clock, fl_conn, fl_all, fl_err);
+        clock!(self, clock, intake, state, decide, phases);
         self.intake.reset.next = self.reset.val();
         self.state.reset.next = self.reset.val();
+        self.phases.reset.next = self.reset.val();
         self.w.next = self.decide.w.val();
         self.wfx.next = self.w.val().fx;
 
@@ -240,7 +234,7 @@ impl Logic for Controller {
 
         // The connection's state, read for the event (Decide), the flush (Flush) or the
         // connection in hand; written back in Apply and Flush.
-        self.state.phase.next = self.phase.q.val();
+        self.state.phase.next = self.phases.phase.val();
         self.state.ev_conn.next = self.intake.ev.val().conn;
         self.state.fl_conn.next = self.fl_conn.q.val();
         self.state.w.next = self.w.val();
@@ -254,7 +248,7 @@ impl Logic for Controller {
         self.state.fl_word.next = self.flush.newc.val();
 
         // The decision on the event in hand, loaded in the phase that takes it.
-        self.decide.phase.next = self.phase.q.val();
+        self.decide.phase.next = self.phases.phase.val();
         self.decide.ev.next = self.intake.ev.val();
         self.decide.cw.next = self.state.cw.val();
         self.decide.sq_f.next = self.state.sq_f.val();
@@ -262,14 +256,9 @@ impl Logic for Controller {
         self.decide.held_f.next = self.state.held_f.val();
         self.decide.resp.next = self.resp.val();
         self.decide.rsp.next = self.rsp.val();
-        self.decide.ld_start.next = self.phase.q.val() == 1;
-        self.dropped.next = (self.drop.q.val() != 0) & self.resp_valid.val();
-        self.decide.ld_cont.next = (self.phase.q.val() == 2)
-            & self.psent.q.val()
-            & self.resp_valid.val()
-            & !self.dropped.val();
-        self.decide.ld_zseq.next =
-            (self.phase.q.val() == 5) & self.psent.q.val() & self.rsp_valid.val();
+        self.decide.ld_start.next = self.phases.phase.val() == 1;
+        self.decide.ld_cont.next = self.phases.ld_cont.val();
+        self.decide.ld_zseq.next = self.phases.ld_zseq.val();
         // Where a decision goes next: a pool request, a sequencer command, or Apply.
         self.next_phase.next = 3.into();
         if self.decide.pool.val() {
@@ -277,6 +266,7 @@ impl Logic for Controller {
         } else if self.decide.seq.val() {
             self.next_phase.next = 5.into();
         }
+        self.phases.next_phase.next = self.next_phase.val();
 
         // The flush's step (read only in Flush).
         self.flush.cw.next = self.state.cw.val();
@@ -286,7 +276,7 @@ impl Logic for Controller {
         self.flush.all.next = self.fl_all.q.val();
         self.flush.err.next = self.fl_err.q.val();
         self.flush.can_push.next = self.cpl_can_push.val();
-        self.state.fl_write.next = (self.phase.q.val() == 4) & self.flush.push.val();
+        self.state.fl_write.next = (self.phases.phase.val() == 4) & self.flush.push.val();
 
         // Apply: the effects go out together, once every FIFO they go to has room; the
         // connection's word, queues and work bit are written (a command naming no
@@ -295,14 +285,20 @@ impl Logic for Controller {
             & (!self.decide.job_v.val() | self.job_can_push.val())
             & (!self.decide.dlv_v.val() | self.dj_can_push.val())
             & (!self.wfx.val().down | self.down_can_push.val());
-        self.applied.next = (self.phase.q.val() == 3) & self.room.val() & self.w.val().conn_v;
-        // The event an idle controller takes, or one ending an Apply without a flush takes
-        // in the same cycle: the event's word is read in Decide, after Apply's write.
-        self.intake.enable.next = !self.state.sweeping.val()
-            & ((self.phase.q.val() == 0)
-                | ((self.phase.q.val() == 3)
-                    & self.room.val()
-                    & !(self.applied.val() & self.wfx.val().flush_v)));
+        self.applied.next = (self.phases.phase.val() == 3) & self.room.val() & self.w.val().conn_v;
+        // The phases: the event an idle controller takes, or one ending an Apply without
+        // a flush takes in the same cycle; the handshakes (`CtlPhases`).
+        self.phases.sweeping.next = self.state.sweeping.val();
+        self.phases.taken.next = self.intake.taken.val();
+        self.phases.room.next = self.room.val();
+        self.phases.flush.next = self.applied.val() & self.wfx.val().flush_v;
+        self.phases.flush_done.next = self.flush.done.val();
+        self.phases.cont0.next = self.decide.step.val().cont == 0;
+        self.phases.pool_ready.next = self.pool_ready.val();
+        self.phases.seq_ready.next = self.seq_ready.val();
+        self.phases.resp_valid.next = self.resp_valid.val();
+        self.phases.rsp_valid.next = self.rsp_valid.val();
+        self.intake.enable.next = self.phases.enable.val();
         self.state.apply.next = self.applied.val();
         self.intake.set_v.next = self.applied.val();
         self.adm_valid.next = self.applied.val() & self.wfx.val().adm_v;
@@ -311,72 +307,32 @@ impl Logic for Controller {
         self.adm_post.next = self.wfx.val().adm_post;
         self.adm_open.next = self.wfx.val().adm_open;
         self.adm_buf.next = self.wfx.val().adm_buf;
-        self.job_push.next = (self.phase.q.val() == 3) & self.room.val() & self.decide.job_v.val();
+        self.job_push.next =
+            (self.phases.phase.val() == 3) & self.room.val() & self.decide.job_v.val();
         self.job.next = self.decide.job.val();
-        self.dj_push.next = (self.phase.q.val() == 3) & self.room.val() & self.decide.dlv_v.val();
+        self.dj_push.next =
+            (self.phases.phase.val() == 3) & self.room.val() & self.decide.dlv_v.val();
         self.dj.next = self.decide.dlv.val();
-        self.cpl_push.next = (self.phase.q.val() == 3) & self.room.val() & self.decide.cpl_v.val();
+        self.cpl_push.next =
+            (self.phases.phase.val() == 3) & self.room.val() & self.decide.cpl_v.val();
         self.cpl.next = self.decide.cpl.val();
-        if self.phase.q.val() == 4 {
+        if self.phases.phase.val() == 4 {
             // A flush: one queued command completes per cycle, with the flush's status.
             self.cpl_push.next = self.flush.push.val();
             self.cpl.next = self.flush.cpl.val();
         }
         // The pool manager's request and the sequencer's command: offered until taken.
-        self.pool_valid.next = (self.phase.q.val() == 2) & !self.psent.q.val();
+        self.pool_valid.next = self.phases.pool_valid.val();
         self.pool_req.next = self.decide.step.val().req;
-        self.posted.next =
-            self.pool_valid.val() & self.pool_ready.val() & (self.decide.step.val().cont == 0);
-        if self.posted.val() & !self.dropped.val() {
-            self.drop.d.next = self.drop.q.val() + 1;
-        } else if !self.posted.val() & self.dropped.val() {
-            self.drop.d.next = self.drop.q.val() - 1;
-        }
-        self.seq_valid.next = (self.phase.q.val() == 5) & !self.psent.q.val();
+        self.seq_valid.next = self.phases.seq_valid.val();
         self.seq_cmd.next = self.decide.step.val().seq;
         self.take_rsp.next = self.decide.ld_zseq.val();
 
-        // The phases.
-        if self.state.sweeping.val() {
-            // No event until every connection's word reads Free.
-        } else if (self.phase.q.val() == 0) & self.intake.taken.val() {
-            self.phase.d.next = 1.into();
-        } else if self.phase.q.val() == 1 {
-            self.psent.d.next = false;
-            self.phase.d.next = self.next_phase.val();
-        } else if (self.phase.q.val() == 2) | (self.phase.q.val() == 5) {
-            if (self.pool_valid.val() & self.pool_ready.val())
-                | (self.seq_valid.val() & self.seq_ready.val())
-            {
-                self.psent.d.next = true;
-            }
-            if self.decide.ld_cont.val() | self.decide.ld_zseq.val() {
-                self.psent.d.next = false;
-                self.phase.d.next = self.next_phase.val();
-            }
-            if self.posted.val() {
-                // The event as decided is what Apply writes.
-                self.psent.d.next = false;
-                self.phase.d.next = 3.into();
-            }
-        } else if (self.phase.q.val() == 3) & self.room.val() {
-            self.phase.d.next = 0.into();
-            if self.intake.taken.val() {
-                self.phase.d.next = 1.into();
-            }
-            if self.applied.val() & self.wfx.val().flush_v {
-                self.phase.d.next = 4.into();
-                self.fl_conn.d.next = self.w.val().conn;
-                self.fl_all.d.next = self.wfx.val().flush_all;
-                self.fl_err.d.next = self.wfx.val().flush_err;
-            }
-        } else if (self.phase.q.val() == 4) & self.flush.done.val() {
-            self.phase.d.next = 0.into();
-        }
-        if self.reset.val() {
-            self.phase.d.next = 0.into();
-            self.psent.d.next = false;
-            self.drop.d.next = 0.into();
+        // A flush's connection and kind, kept while it runs.
+        if self.applied.val() & self.wfx.val().flush_v {
+            self.fl_conn.d.next = self.w.val().conn;
+            self.fl_all.d.next = self.wfx.val().flush_all;
+            self.fl_err.d.next = self.wfx.val().flush_err;
         }
     }
 }
