@@ -368,8 +368,8 @@ pub struct Comb {
     rr: Option<u8>,
     /// A posted pool request was taken this cycle.
     posted: bool,
-    /// A posted request's answer came (and is dropped) this cycle.
-    dropped: bool,
+    /// A posted request's answer came this cycle (and nothing read it).
+    answered: bool,
 }
 
 /// Event counters.
@@ -405,9 +405,12 @@ pub struct Controller {
     /// Free, one per cycle, taking no event meanwhile).
     pub sweep: u16,
     /// Answers still to come for posted pool requests (those whose answer nobody reads,
-    /// `Cont::Apply`: the event went on to Apply once the request was taken). The pool
-    /// answers in order, so these are the next ones, and they are dropped as they come.
-    pub drop: u8,
+    /// `Cont::Apply`: the event went on to Apply once the request was taken). Not
+    /// hardware: a check that no such answer ever reaches an event waiting for its own.
+    /// The pool answers a request two cycles after it takes it, and an event reaches `Pool`
+    /// with its request taken four cycles after a posted one at the soonest (Apply, Decide,
+    /// Pool, then waiting), so the hardware needs no count to tell the two apart.
+    pub owed: u8,
     pub stats: CtlStats,
     /// The last events taken, newest last (for a mismatch's report; not hardware).
     pub trace: std::collections::VecDeque<Ev>,
@@ -454,7 +457,7 @@ impl Controller {
             pump_due: false,
             cmd_due: false,
             sweep: 0,
-            drop: 0,
+            owed: 0,
             stats: CtlStats::default(),
             trace: Default::default(),
         }
@@ -563,7 +566,8 @@ impl Controller {
         seq_o: &SequencerOut,
         e: &EngineModel,
     ) -> Comb {
-        let mut o = Comb { dropped: self.drop > 0 && pool_o.m_axis_resp_tvalid, ..Comb::default() };
+        let mut o =
+            Comb { answered: self.owed > 0 && pool_o.m_axis_resp_tvalid, ..Comb::default() };
         match &self.phase {
             Phase::Idle if self.sweep > 0 => {}
             Phase::Idle => {
@@ -576,13 +580,15 @@ impl Controller {
                 if !sent {
                     o.pool_req = Some(*req);
                     if pool_o.s_axis_req_tready && *k == Cont::Apply {
-                        // Nothing reads the answer: apply now, drop the answer when it comes.
+                        // Nothing reads the answer: apply now; the answer comes while the
+                        // next event is not yet waiting for one (`owed`).
                         o.posted = true;
                         o.next = Some(Phase::Apply(*w));
                     } else if pool_o.s_axis_req_tready {
                         o.next = Some(Phase::Pool { req: *req, sent: true, k: *k, w: *w });
                     }
-                } else if pool_o.m_axis_resp_tvalid && !o.dropped {
+                } else if pool_o.m_axis_resp_tvalid {
+                    assert!(!o.answered, "a posted request's answer came to an event waiting");
                     let r = Resp {
                         op: pool_o.m_axis_resp_op,
                         conn: pool_o.m_axis_resp_conn,
@@ -689,10 +695,9 @@ impl Controller {
         if self.sweep > 0 {
             self.sweep -= 1;
         }
-        self.drop = self.drop + o.posted as u8 - o.dropped as u8;
-        // The hardware's count is two bits: a posted request takes three cycles at least
-        // (pick, Decide, Pool), so no more than that are ever in the pool at once.
-        assert!(self.drop <= 3, "posted pool answers outstanding: {}", self.drop);
+        self.owed = self.owed + o.posted as u8 - o.answered as u8;
+        // Posted requests are three cycles apart at least, their answers two cycles behind.
+        assert!(self.owed <= 1, "posted pool answers outstanding: {}", self.owed);
         if let Some((c, s)) = o.write {
             self.conns[c as usize] = s;
         }
