@@ -286,4 +286,7 @@ pub struct Act {
     pub zk: Bits<4>,
     pub zrep: Bit,
     pub znotify: Bit,
+    /// The sequencer command is posted: nothing reads its answer (the model's
+    /// `Cont::ZPosted`).
+    pub zpost: Bit,
 }

@@ -294,6 +294,7 @@ impl Logic for Controller {
         self.phases.flush.next = self.applied.val() & self.wfx.val().flush_v;
         self.phases.flush_done.next = self.flush.done.val();
         self.phases.cont0.next = self.decide.step.val().cont == 0;
+        self.phases.zpost.next = self.decide.step.val().zpost;
         self.phases.pool_ready.next = self.pool_ready.val();
         self.phases.seq_ready.next = self.seq_ready.val();
         self.phases.resp_valid.next = self.resp_valid.val();
@@ -326,7 +327,7 @@ impl Logic for Controller {
         self.pool_req.next = self.decide.step.val().req;
         self.seq_valid.next = self.phases.seq_valid.val();
         self.seq_cmd.next = self.decide.step.val().seq;
-        self.take_rsp.next = self.decide.ld_zseq.val();
+        self.take_rsp.next = self.phases.take_rsp.val();
 
         // A flush's connection and kind, kept while it runs.
         if self.applied.val() & self.wfx.val().flush_v {

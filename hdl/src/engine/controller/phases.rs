@@ -15,20 +15,30 @@
 //! model counts the posted answers still to come and asserts that none reaches an event
 //! waiting for its own (`Controller::owed`).
 //!
+//! A sequencer command can be posted too (`zpost`: the DEREGISTER of a region only this
+//! engine's RDMA operations used, after its transfer). Its answer is told apart by a bit
+//! (`sowed`): the sequencer's answer waits for `take_rsp`, and the sequencer may take the
+//! next command while it waits, so the next answer can come while the next event waits for
+//! its own. The sequencer answers in order, and takes a command only once the last one's
+//! answer is out, so one bit is enough (the model asserts it).
+//!
 //! # Ports
 //! - `sweeping` (in): the state RAM is being swept after reset; no event is taken.
 //! - `enable` (out): an event may be taken this cycle (`Idle`, or an `Apply` that ends this
 //!   cycle without a flush); `taken` (in): one was.
 //! - `next_phase` (in): where the decision in hand goes next (2, 5 or 3).
 //! - `cont0` (in): the pool request in hand continues with 0 (its answer is not read).
+//! - `zpost` (in): the sequencer command in hand is posted (its answer is not read).
 //! - `pool_valid`, `seq_valid` (out) / `pool_ready`, `seq_ready` (in): the request or
 //!   command offered until taken.
 //! - `resp_valid`, `rsp_valid` (in) / `ld_cont`, `ld_zseq` (out): an answer for the event in
-//!   hand, to load its decision.
+//!   hand, to load its decision (for a posted sequencer command, `ld_zseq` comes the cycle
+//!   the command is taken). `take_rsp` (out): the sequencer's answer is taken: the event's
+//!   own, or a posted command's, dropped.
 //! - `room`, `flush`, `flush_done` (in): `Apply`'s effects can go out; they start a flush;
 //!   the flush is over.
 //! - `phase` (out, register).
-//! - `reset` (in): synchronous; `Idle`, nothing sent.
+//! - `reset` (in): synchronous; `Idle`, nothing sent, no answer owed.
 //!
 //! Timing: `enable`, `pool_valid`, `seq_valid`, `ld_cont` and `ld_zseq` are combinational
 //! from the registers and `room`, `flush`, the ready and answer inputs; the registers load
@@ -44,6 +54,7 @@ pub struct CtlPhases {
     pub taken: Signal<In, Bit>,
     pub next_phase: Signal<In, Bits<3>>,
     pub cont0: Signal<In, Bit>,
+    pub zpost: Signal<In, Bit>,
     pub pool_ready: Signal<In, Bit>,
     pub seq_ready: Signal<In, Bit>,
     pub resp_valid: Signal<In, Bit>,
@@ -56,24 +67,42 @@ pub struct CtlPhases {
     pub seq_valid: Signal<Out, Bit>,
     pub ld_cont: Signal<Out, Bit>,
     pub ld_zseq: Signal<Out, Bit>,
+    pub take_rsp: Signal<Out, Bit>,
     pub phase: Signal<Out, Bits<3>>,
     ph: DFF<Bits<3>>,
     /// The request to the pool manager or the sequencer has been taken; its answer is due.
     psent: DFF<Bit>,
+    /// A posted sequencer command's answer is still to come.
+    sowed: DFF<Bit>,
     /// A posted pool request is taken this cycle.
     posted: Signal<Local, Bit>,
+    /// A posted sequencer command is taken this cycle.
+    seq_posted: Signal<Local, Bit>,
+    /// The event's own answer from the sequencer comes this cycle.
+    own_rsp: Signal<Local, Bit>,
 }
 
 impl Logic for CtlPhases {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ph, psent);
+        dff_setup!(self, clock, ph, psent, sowed);
         self.phase.next = self.ph.q.val();
         self.pool_valid.next = (self.ph.q.val() == 2) & !self.psent.q.val();
         self.seq_valid.next = (self.ph.q.val() == 5) & !self.psent.q.val();
         self.posted.next = self.pool_valid.val() & self.pool_ready.val() & self.cont0.val();
         self.ld_cont.next = (self.ph.q.val() == 2) & self.psent.q.val() & self.resp_valid.val();
-        self.ld_zseq.next = (self.ph.q.val() == 5) & self.psent.q.val() & self.rsp_valid.val();
+        self.seq_posted.next = self.seq_valid.val() & self.seq_ready.val() & self.zpost.val();
+        self.own_rsp.next = (self.ph.q.val() == 5)
+            & self.psent.q.val()
+            & self.rsp_valid.val()
+            & !self.sowed.q.val();
+        self.ld_zseq.next = self.own_rsp.val() | self.seq_posted.val();
+        self.take_rsp.next = self.own_rsp.val() | (self.sowed.q.val() & self.rsp_valid.val());
+        if self.seq_posted.val() {
+            self.sowed.d.next = true;
+        } else if self.rsp_valid.val() {
+            self.sowed.d.next = false;
+        }
         // The event's word is read in Decide, after Apply's write.
         self.enable.next = !self.sweeping.val()
             & ((self.ph.q.val() == 0)
@@ -115,6 +144,7 @@ impl Logic for CtlPhases {
         if self.reset.val() {
             self.ph.d.next = 0.into();
             self.psent.d.next = false;
+            self.sowed.d.next = false;
         }
     }
 }
@@ -134,6 +164,7 @@ mod tests {
         taken: bool,
         next_phase: u8,
         cont0: bool,
+        zpost: bool,
         pool_ready: bool,
         seq_ready: bool,
         resp_valid: bool,
@@ -152,6 +183,7 @@ mod tests {
         seq_valid: bool,
         ld_cont: bool,
         ld_zseq: bool,
+        take_rsp: bool,
     }
 
     struct Dut(CtlPhases);
@@ -173,6 +205,7 @@ mod tests {
             p.taken.next = i.taken;
             p.next_phase.next = (i.next_phase as u64).into();
             p.cont0.next = i.cont0;
+            p.zpost.next = i.zpost;
             p.pool_ready.next = i.pool_ready;
             p.seq_ready.next = i.seq_ready;
             p.resp_valid.next = i.resp_valid;
@@ -188,6 +221,7 @@ mod tests {
                 seq_valid: p.seq_valid.val(),
                 ld_cont: p.ld_cont.val(),
                 ld_zseq: p.ld_zseq.val(),
+                take_rsp: p.take_rsp.val(),
             };
             for level in [true, false] {
                 p.clock.next = Clock::from(level);
@@ -264,8 +298,70 @@ mod tests {
         let o = d.cycle(I { next_phase: 5, resp_valid: true, ..I::default() });
         assert_eq!(o, O { phase: 5, ..O::default() });
         let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
-        assert_eq!(o, O { phase: 5, ld_zseq: true, ..O::default() });
+        assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
         assert_eq!(d.cycle(I::default()).phase, 3);
+    }
+
+    #[test]
+    fn a_posted_sequencer_command_goes_on_and_its_answer_is_dropped() {
+        let mut d = Dut::new();
+        d.start(5);
+        // Posted: the decision on it is loaded the cycle it is taken, and it goes to Pool.
+        let o = d.cycle(I { next_phase: 2, zpost: true, seq_ready: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, seq_valid: true, ld_zseq: true, ..O::default() });
+        let o = d.cycle(I { next_phase: 2, pool_ready: true, ..I::default() });
+        assert_eq!(o, O { phase: 2, pool_valid: true, ..O::default() });
+        // The answer comes and is taken, in Pool; nothing loads it.
+        let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 2, take_rsp: true, ..O::default() });
+        // Owed no more: the pool's answer is the event's.
+        let o = d.cycle(I { next_phase: 3, resp_valid: true, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 2, ld_cont: true, ..O::default() });
+    }
+
+    #[test]
+    fn a_posted_answer_that_comes_while_the_next_command_waits_is_not_its_answer() {
+        let mut d = Dut::new();
+        d.start(5);
+        let o = d.cycle(I { next_phase: 5, zpost: true, seq_ready: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, seq_valid: true, ld_zseq: true, ..O::default() });
+        // The next command, not posted, is taken before the posted one's answer is out.
+        let o = d.cycle(I { next_phase: 5, seq_ready: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, seq_valid: true, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, take_rsp: true, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, ..I::default() });
+        assert_eq!(o, O { phase: 5, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
+        assert_eq!(d.cycle(I::default()).phase, 3);
+    }
+
+    #[test]
+    fn a_posted_command_taken_as_the_last_ones_answer_is_taken_stays_owed() {
+        let mut d = Dut::new();
+        d.start(5);
+        let o = d.cycle(I { next_phase: 5, zpost: true, seq_ready: true, ..I::default() });
+        assert!(o.ld_zseq);
+        // A second posted command is taken in the cycle the first one's answer is taken.
+        let o = d.cycle(I {
+            next_phase: 5,
+            zpost: true,
+            seq_ready: true,
+            rsp_valid: true,
+            ..I::default()
+        });
+        assert_eq!(
+            o,
+            O { phase: 5, seq_valid: true, ld_zseq: true, take_rsp: true, ..O::default() }
+        );
+        // Its answer is owed: a third command's wait does not load it.
+        let o = d.cycle(I { next_phase: 5, seq_ready: true, ..I::default() });
+        assert!(o.seq_valid && !o.ld_zseq);
+        let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, take_rsp: true, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
     }
 
     #[test]
@@ -292,10 +388,21 @@ mod tests {
         d.start(2);
         let o = d.cycle(I { reset: true, next_phase: 2, pool_ready: true, ..I::default() });
         assert_eq!(o.phase, 2);
+
         let o = d.cycle(I { resp_valid: true, ..I::default() });
         assert_eq!(o, O { phase: 0, enable: true, ..O::default() });
         // Nothing sent survives the reset: the next request is offered afresh.
         d.start(2);
         assert!(d.cycle(I { next_phase: 2, ..I::default() }).pool_valid);
+        // Nor an answer owed to a posted sequencer command.
+        d.cycle(I { reset: true, ..I::default() });
+        d.start(5);
+        let o = d.cycle(I { next_phase: 3, zpost: true, seq_ready: true, ..I::default() });
+        assert!(o.ld_zseq);
+        d.cycle(I { reset: true, ..I::default() });
+        d.start(5);
+        assert!(d.cycle(I { next_phase: 3, seq_ready: true, ..I::default() }).seq_valid);
+        let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
     }
 }

@@ -53,8 +53,10 @@ impl Logic for CtlZStart {
         self.inl.len.next = self.sq_f.val().len;
 
         if self.kind.val() == 7 {
-            // A transfer ended: owe its message and give its registration up.
+            // A transfer ended: owe its message and give its registration up. The region is
+            // one only our own RDMA operations used, so the DEREGISTER is posted.
             self.c.next.op_live = false;
+            self.a.next.zpost = true;
             if !self.xfer.val().write
                 & (self.cw.val().rx_x == 1)
                 & (self.xfer.val().xfer == self.cw.val().rx_xfer)

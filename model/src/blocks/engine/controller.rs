@@ -232,6 +232,13 @@ pub enum Cont {
     },
     /// Zero-copy steps, answered by the sequencer (or the pool, for `LargeAlloc`).
     Z(zcopy::ZCont),
+    /// A zero-copy step after a sequencer command whose answer nothing reads: the
+    /// DEREGISTER of a region only this engine's own RDMA operations used (the landing
+    /// region of its reads, the source of its writes), which no peer request can reach, so
+    /// nothing is exposed if the host hears of the transfer's end before the sequencer has
+    /// dropped the registration. The event goes on once the sequencer takes the command,
+    /// and the answer is taken and dropped when it comes (`Controller::seq_owed`).
+    ZPosted(zcopy::ZCont),
     Reposted {
         buf: u8,
     },
@@ -370,6 +377,10 @@ pub struct Comb {
     posted: bool,
     /// A posted request's answer came this cycle (and nothing read it).
     answered: bool,
+    /// A posted sequencer command was taken this cycle.
+    seq_posted: bool,
+    /// A posted sequencer command's answer is taken (and dropped) this cycle.
+    seq_dropped: bool,
 }
 
 /// Event counters.
@@ -411,6 +422,11 @@ pub struct Controller {
     /// with its request taken four cycles after a posted one at the soonest (Apply, Decide,
     /// Pool, then waiting), so the hardware needs no count to tell the two apart.
     pub owed: u8,
+    /// The answer to a posted sequencer command (`Cont::ZPosted`) is still to come; the
+    /// sequencer answers in order, so it is the next one, taken and dropped when it comes.
+    /// Hardware (one bit): unlike the pool's, the sequencer's answer waits for `tready`,
+    /// and it may come while the next command is already taken.
+    pub seq_owed: bool,
     pub stats: CtlStats,
     /// The last events taken, newest last (for a mismatch's report; not hardware).
     pub trace: std::collections::VecDeque<Ev>,
@@ -458,6 +474,7 @@ impl Controller {
             cmd_due: false,
             sweep: 0,
             owed: 0,
+            seq_owed: false,
             stats: CtlStats::default(),
             trace: Default::default(),
         }
@@ -566,8 +583,12 @@ impl Controller {
         seq_o: &SequencerOut,
         e: &EngineModel,
     ) -> Comb {
-        let mut o =
-            Comb { answered: self.owed > 0 && pool_o.m_axis_resp_tvalid, ..Comb::default() };
+        let mut o = Comb {
+            answered: self.owed > 0 && pool_o.m_axis_resp_tvalid,
+            seq_dropped: self.seq_owed && seq_o.m_axis_rsp_tvalid,
+            take_rsp: self.seq_owed && seq_o.m_axis_rsp_tvalid,
+            ..Comb::default()
+        };
         match &self.phase {
             Phase::Idle if self.sweep > 0 => {}
             Phase::Idle => {
@@ -606,10 +627,16 @@ impl Controller {
             Phase::Seq { req, sent, k, w } => {
                 if !sent {
                     o.seq_req = Some(*req);
-                    if seq_o.s_axis_cmd_tready {
+                    if seq_o.s_axis_cmd_tready
+                        && let Cont::ZPosted(zk) = *k
+                    {
+                        // Nothing reads the answer: go on now, drop it when it comes.
+                        o.seq_posted = true;
+                        o.next = Some(self.to_phase(self.z_seq(zk, *w, &RspRec::default())));
+                    } else if seq_o.s_axis_cmd_tready {
                         o.next = Some(Phase::Seq { req: *req, sent: true, k: *k, w: *w });
                     }
-                } else if seq_o.m_axis_rsp_tvalid {
+                } else if seq_o.m_axis_rsp_tvalid && !self.seq_owed {
                     o.take_rsp = true;
                     let r = RspRec {
                         op: seq_o.m_axis_rsp_op,
@@ -698,6 +725,14 @@ impl Controller {
         self.owed = self.owed + o.posted as u8 - o.answered as u8;
         // Posted requests are three cycles apart at least, their answers two cycles behind.
         assert!(self.owed <= 1, "posted pool answers outstanding: {}", self.owed);
+        // The sequencer takes a command only once the last one's answer is out (its response
+        // register loads as it goes back to taking commands), and an owed answer is taken
+        // the cycle it shows: so one bit holds what is owed.
+        assert!(
+            !(o.seq_posted && self.seq_owed && !o.seq_dropped),
+            "two posted sequencer answers outstanding"
+        );
+        self.seq_owed = o.seq_posted || (self.seq_owed && !o.seq_dropped);
         if let Some((c, s)) = o.write {
             self.conns[c as usize] = s;
         }
@@ -841,6 +876,7 @@ impl Controller {
                 self.on_received(w, buf, mid, urgent, pay, z)
             }
             Cont::Z(zk) => self.z_pool(zk, w, r),
+            Cont::ZPosted(_) => unreachable!("a sequencer step"),
             Cont::Reposted { buf } => {
                 w.fx.admit = Some(AdmitOp::Post(buf));
                 Next::Apply(w)

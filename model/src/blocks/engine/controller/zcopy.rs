@@ -362,7 +362,8 @@ impl Controller {
             } else {
                 ZCont::LandFallback { repost: None, notify: true }
             };
-            return Next::Seq(dereg(conn, c.rx_key), Cont::Z(k), w);
+            // The landing region of our own reads: posted.
+            return Next::Seq(dereg(conn, c.rx_key), Cont::ZPosted(k), w);
         }
         if x.write && c.tx_x == TxX::Writing && x.xfer == c.tx_xfer {
             let bytes = if ok { x.bytes } else { 0 };
@@ -373,7 +374,8 @@ impl Controller {
             } else {
                 ZCont::SrcDropped { repost: None }
             };
-            return Next::Seq(dereg(conn, c.tx_key), Cont::Z(k), w);
+            // The source of our own writes: posted.
+            return Next::Seq(dereg(conn, c.tx_key), Cont::ZPosted(k), w);
         }
         // Aborted: the flush it holds may go now.
         Next::Apply(w)
