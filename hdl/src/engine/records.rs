@@ -282,7 +282,14 @@ pub struct Act {
     pub kpay: Bits<32>,
     pub kerr: Bits<16>,
     pub notify: Bit,
-    pub seq: SeqCmd,
+    /// The sequencer command (`sop`: the model's `sequencer::cmd`; `saccess`: its access):
+    /// its operands are not carried here but read at the port by `CtlSeqCmd` from the
+    /// event's registers (the connection word after the decision, the header, the queue
+    /// heads), on the side `srx` names: 1 the receive side's region (the landing region,
+    /// `rx_*`), 0 the send side's (the source, `tx_*`).
+    pub sop: Bits<3>,
+    pub saccess: Bits<2>,
+    pub srx: Bit,
     pub zk: Bits<4>,
     pub zrep: Bit,
     pub znotify: Bit,

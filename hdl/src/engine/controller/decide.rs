@@ -115,12 +115,10 @@ impl Logic for CtlDecide {
         self.zstart.kind.next = self.ev.val().kind;
         self.zstart.xfer.next = self.ev.val().xfer;
         self.zstart.cw.next = self.cw.val();
-        self.zstart.sq_f.next = self.sq_f.val();
         self.zstart.w_in.next = self.start.w.val();
         self.zseq.step.next = self.step_r.q.val();
         self.zseq.w_in.next = self.w_r.q.val();
         self.zseq.rsp.next = self.rsp.val();
-        self.zseq.hdr.next = self.ev.val().hdr;
         self.zseq.sq_f.next = self.sq_f.val();
         self.zseq.rq_f.next = self.rq_f.val();
 

@@ -28,7 +28,8 @@
 //! - [`CtlTail`] (`tail.rs`): the tails both share (abort, re-post, the pump's last steps).
 //! - the zero-copy paths: [`CtlZStart`] (`zstart.rs`: a transfer's end, the pump's
 //!   zero-copy steps), [`CtlZMsg`] and [`CtlZPool`] (`zmsg.rs`, `zpool.rs`, inside
-//!   [`CtlCont`]), [`CtlZSeq`] (`zseq.rs`: the sequencer's answers).
+//!   [`CtlCont`]), [`CtlZSeq`] (`zseq.rs`: the sequencer's answers), and [`CtlSeqCmd`]
+//!   (`seq_cmd.rs`: the sequencer command's operands, read at the port).
 //!
 //! # Codes
 //! The model's enums as numbers. Phase: 0 Idle, 1 Decide, 2 Pool, 3 Apply, 4 Flush, 5 Seq.
@@ -76,6 +77,7 @@ mod pump_step;
 mod queues;
 mod recv;
 mod rx;
+mod seq_cmd;
 mod session;
 mod start;
 mod state;
@@ -101,6 +103,7 @@ pub use pump_step::PumpStep;
 pub use queues::CtlQueues;
 pub use recv::CtlRecv;
 pub use rx::CtlRx;
+pub use seq_cmd::CtlSeqCmd;
 pub use session::CtlSession;
 pub use start::CtlStart;
 pub use state::CtlState;
@@ -174,6 +177,7 @@ pub struct Controller {
     decide: CtlDecide,
     flush: CtlFlush,
     phases: CtlPhases,
+    seq_cmd_of: CtlSeqCmd,
     fl_conn: DFF<Bits<8>>,
     fl_all: DFF<Bit>,
     fl_err: DFF<Bits<16>>,
@@ -326,7 +330,12 @@ impl Logic for Controller {
         self.pool_valid.next = self.phases.pool_valid.val();
         self.pool_req.next = self.decide.step.val().req;
         self.seq_valid.next = self.phases.seq_valid.val();
-        self.seq_cmd.next = self.decide.step.val().seq;
+        self.seq_cmd_of.act.next = self.decide.step.val();
+        self.seq_cmd_of.w.next = self.w.val();
+        self.seq_cmd_of.hdr.next = self.intake.ev.val().hdr;
+        self.seq_cmd_of.sq_f.next = self.state.sq_f.val();
+        self.seq_cmd_of.rq_f.next = self.state.rq_f.val();
+        self.seq_cmd.next = self.seq_cmd_of.cmd.val();
         self.take_rsp.next = self.phases.take_rsp.val();
 
         // A flush's connection and kind, kept while it runs.

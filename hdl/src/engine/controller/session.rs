@@ -17,7 +17,7 @@ use crate::widgets::wsa;
 use sanswitch_model::status::WsaError;
 use sanswitch_model::wire::{Kind, Layout, mid};
 
-use super::super::records::{Act, ConnWord, CplRec, Fx, PoolReq, SeqCmd};
+use super::super::records::{Act, ConnWord, CplRec, Fx, PoolReq};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -45,10 +45,8 @@ pub struct CtlSession {
     k_len_abort: Param<Bits<32>>,
     k_zero_act: Param<Act>,
     k_zero_req: Param<PoolReq>,
-    k_zero_seq: Param<SeqCmd>,
     a: Signal<Local, Act>,
     req: Signal<Local, PoolReq>,
-    sc: Signal<Local, SeqCmd>,
     /// `WSAECONNRESET` (`WsaError::ConnReset`).
     k_connreset: Param<Bits<16>>,
     /// `WSAENOTCONN` (`WsaError::NotConn`).
@@ -78,8 +76,6 @@ impl Logic for CtlSession {
         self.a.next = self.k_zero_act.val();
         self.req.next = self.k_zero_req.val();
         self.req.next.conn = self.conn.val();
-        self.sc.next = self.k_zero_seq.val();
-        self.sc.next.conn = self.conn.val();
         self.build.next = false;
         self.mid.next = self.k_mid_hello_ack.val();
         self.mlen.next = self.k_len_hello_ack.val();
@@ -148,12 +144,11 @@ impl Logic for CtlSession {
                 self.c.next.tx_due = false;
                 self.c.next.rx_due = 0.into();
                 self.a.next.code = 6.into();
-                self.sc.next.op = 4.into();
+                self.a.next.sop = 4.into();
                 self.a.next.zk = 8.into();
             }
         }
         self.a.next.req = self.req.val();
-        self.a.next.seq = self.sc.val();
         self.act.next = self.a.val();
     }
 }

@@ -17,7 +17,7 @@ use crate::widgets::wsa;
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::status::WsaError;
 
-use super::super::records::{Act, ConnWord, HdrRec, HeldEnt, Pend, RqEnt, SeqCmd, SqEnt, Work};
+use super::super::records::{Act, ConnWord, HdrRec, HeldEnt, Pend, RqEnt, SqEnt, Work};
 use crate::widgets::{Param, param};
 use sanswitch_model::wire::mid;
 
@@ -40,13 +40,11 @@ pub struct CtlZMsg {
     k_mid_sbc: Param<Bits<8>>,
     k_mid_wc: Param<Bits<8>>,
     k_zero_act: Param<Act>,
-    k_zero_seq: Param<SeqCmd>,
     ci: Signal<Local, ConnWord>,
     c: Signal<Local, ConnWord>,
     pend: Signal<Local, Pend>,
     held: Signal<Local, HeldEnt>,
     a: Signal<Local, Act>,
-    sc: Signal<Local, SeqCmd>,
     wk: Signal<Local, Work>,
     ext: Signal<Local, Bits<64>>,
     xfer: Signal<Local, Bits<32>>,
@@ -85,8 +83,6 @@ impl Logic for CtlZMsg {
         self.c.next = self.w_in.val().c;
         self.pend.next = self.w_in.val().pend;
         self.a.next = self.k_zero_act.val();
-        self.sc.next = self.k_zero_seq.val();
-        self.sc.next.conn = self.w_in.val().conn;
         self.ext.next = self.hdr.val().ext;
         self.xfer.next = self.ext.val().get_bits::<32>(32);
         self.bytes.next = self.ext.val().get_bits::<32>(0);
@@ -104,7 +100,7 @@ impl Logic for CtlZMsg {
         self.a.next.code = 3.into();
         self.a.next.kbuf = self.kbuf.val();
         self.a.next.zrep = true;
-        self.sc.next.op = 1.into();
+        self.a.next.sop = 1.into();
 
         if self.kmid.val() == self.k_mid_ls.val() {
             // LargeSend: `bytes` is the transfer's total.
@@ -142,13 +138,14 @@ impl Logic for CtlZMsg {
                     self.c.next.rx_inline_due = self.kpay.val() != 0;
                     self.a.next.code = 6.into();
                     self.a.next.zk = 1.into();
-                    self.sc.next.op = 0.into();
-                    self.sc.next.access = 2.into();
+                    // REGISTER the landing region: past the inline bytes
+                    // (`rx_inline`) of the head receive, `rx_total - rx_inline` long.
+                    self.a.next.sop = 0.into();
+                    self.a.next.srx = true;
+                    self.a.next.saccess = 2.into();
                     if self.desc.val() {
-                        self.sc.next.access = 0.into();
+                        self.a.next.saccess = 0.into();
                     }
-                    self.sc.next.addr = self.rq_f.val().addr + bit_cast::<64, 32>(self.kpay.val());
-                    self.sc.next.len = self.bytes.val() - self.kpay.val();
                 }
             }
         } else if self.kmid.val() == self.k_mid_sink.val() {
@@ -161,12 +158,8 @@ impl Logic for CtlZMsg {
             } else {
                 self.a.next.code = 6.into();
                 self.a.next.zk = 3.into();
-                self.sc.next.op = 3.into();
-                self.sc.next.xfer = self.xfer.val();
-                self.sc.next.addr = self.hdr.val().daddr;
-                self.sc.next.key = self.hdr.val().dkey;
-                self.sc.next.len = self.hdr.val().dlen;
-                self.sc.next.lkey = self.ci.val().tx_key;
+                // START_WRITE: `xfer` is `tx_xfer` and `dlen` the rest (both checked).
+                self.a.next.sop = 3.into();
             }
         } else if self.kmid.val() == self.k_mid_rc.val() {
             // ReadComplete: the source deregistered, then the send completes.
@@ -178,7 +171,6 @@ impl Logic for CtlZMsg {
             } else {
                 self.a.next.code = 6.into();
                 self.a.next.zk = 4.into();
-                self.sc.next.key = self.ci.val().tx_key;
             }
         } else if self.kmid.val() == self.k_mid_sbc.val() {
             // SendByCopy: the source deregistered, the rest goes as Data.
@@ -187,7 +179,6 @@ impl Logic for CtlZMsg {
             {
                 self.a.next.code = 6.into();
                 self.a.next.zk = 5.into();
-                self.sc.next.key = self.ci.val().tx_key;
             }
         } else if self.kmid.val() == self.k_mid_wc.val() {
             // WriteComplete: all of the rest landed, or none (it comes as Data).
@@ -195,12 +186,12 @@ impl Logic for CtlZMsg {
             } else if self.bytes.val() == self.ci.val().rx_total - self.ci.val().rx_inline {
                 self.a.next.code = 6.into();
                 self.a.next.zk = 6.into();
-                self.sc.next.key = self.ci.val().rx_key;
+                self.a.next.srx = true;
             } else if self.bytes.val() == 0 {
                 self.a.next.code = 6.into();
                 self.a.next.zk = 7.into();
                 self.a.next.znotify = false;
-                self.sc.next.key = self.ci.val().rx_key;
+                self.a.next.srx = true;
             } else {
                 self.a.next.code = 2.into();
                 self.a.next.kerr = self.k_connreset.val();
@@ -211,7 +202,6 @@ impl Logic for CtlZMsg {
             self.a.next.kerr = self.k_connreset.val();
             self.a.next.notify = true;
         }
-        self.a.next.seq = self.sc.val();
         self.wk.next = self.w_in.val();
         self.wk.next.c = self.c.val();
         self.wk.next.pend = self.pend.val();

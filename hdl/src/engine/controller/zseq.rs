@@ -3,9 +3,8 @@
 //!
 //! # Ports
 //! - `step` (in): the command's continuation (`zk`, `zrep` with `kbuf`, `znotify`); `w_in`
-//!   (in): the event so far; `rsp` (in): the answer; `hdr` (in): the event's header (the
-//!   LargeSend's descriptor, for the reads); `sq_f`, `rq_f` (in): the heads of the send and
-//!   receive queues.
+//!   (in): the event so far; `rsp` (in): the answer; `sq_f`, `rq_f` (in): the heads of
+//!   the send and receive queues.
 //! - `w` (out), `act` (out): as [`super::start::CtlStart`]'s.
 //!
 //! A step that would end the event (`act.code` 0, apply) while the connection's next pump
@@ -23,9 +22,7 @@ use crate::widgets::wsa;
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::status::WsaError;
 
-use super::super::records::{
-    Act, ConnWord, CplRec, HdrRec, PoolReq, RqEnt, SeqCmd, SeqRsp, SqEnt, Work,
-};
+use super::super::records::{Act, ConnWord, CplRec, PoolReq, RqEnt, SeqRsp, SqEnt, Work};
 use super::PumpStep;
 use crate::widgets::Param;
 
@@ -34,7 +31,6 @@ pub struct CtlZSeq {
     pub step: Signal<In, Act>,
     pub w_in: Signal<In, Work>,
     pub rsp: Signal<In, SeqRsp>,
-    pub hdr: Signal<In, HdrRec>,
     pub sq_f: Signal<In, SqEnt>,
     pub rq_f: Signal<In, RqEnt>,
     pub w: Signal<Out, Work>,
@@ -46,7 +42,6 @@ pub struct CtlZSeq {
     k_read: Param<Bit>,
     k_zero_act: Param<Act>,
     k_zero_cpl: Param<CplRec>,
-    k_zero_seq: Param<SeqCmd>,
     k_zero_req: Param<PoolReq>,
     req: Signal<Local, PoolReq>,
     /// The word as the event found it; `c` the new one.
@@ -54,7 +49,6 @@ pub struct CtlZSeq {
     c: Signal<Local, ConnWord>,
     cpl: Signal<Local, CplRec>,
     a: Signal<Local, Act>,
-    sc: Signal<Local, SeqCmd>,
     ok: Signal<Local, Bit>,
     /// Give the landing region up (`land_fallback`), owing a SendByCopy when `fb_notify`.
     fb: Signal<Local, Bit>,
@@ -91,9 +85,6 @@ impl Logic for CtlZSeq {
         self.new_cpl_v.next = false;
         self.new_cpl.next = self.k_zero_cpl.val();
         self.ok.next = self.rsp.val().status == 0;
-        self.sc.next = self.k_zero_seq.val();
-        self.sc.next.conn = self.w_in.val().conn;
-        self.sc.next.op = 1.into();
         self.req.next = self.k_zero_req.val();
         self.req.next.conn = self.w_in.val().conn;
         // Defaults: finish (the message's buffer posted again when there is one), carrying
@@ -101,6 +92,7 @@ impl Logic for CtlZSeq {
         self.a.next = self.k_zero_act.val();
         self.a.next.kbuf = self.step.val().kbuf;
         self.a.next.zrep = self.step.val().zrep;
+        self.a.next.sop = 1.into();
         self.code.next = 0.into();
         if self.step.val().zrep {
             self.code.next = 3.into();
@@ -137,12 +129,9 @@ impl Logic for CtlZSeq {
                 if self.k_read.val() {
                     self.code.next = 6.into();
                     self.a.next.zk = 2.into();
-                    self.sc.next.op = 2.into();
-                    self.sc.next.xfer = self.ci.val().rx_xfer;
-                    self.sc.next.addr = self.hdr.val().daddr;
-                    self.sc.next.key = self.hdr.val().dkey;
-                    self.sc.next.len = self.ci.val().rx_total - self.ci.val().rx_inline;
-                    self.sc.next.lkey = self.rsp.val().key;
+                    // START_READ: the landing region's new key is the word's now.
+                    self.a.next.sop = 2.into();
+                    self.a.next.srx = true;
                 } else {
                     self.c.next.rx_x = 2.into();
                     self.c.next.rx_due = 3.into();
@@ -157,7 +146,7 @@ impl Logic for CtlZSeq {
                 self.code.next = 6.into();
                 self.a.next.zk = 7.into();
                 self.a.next.znotify = true;
-                self.sc.next.key = self.ci.val().rx_key;
+                self.a.next.srx = true;
             }
         } else if self.step.val().zk == 3 {
             if self.ok.val() {
@@ -168,7 +157,6 @@ impl Logic for CtlZSeq {
                 self.c.next.tx_due_bytes = 0.into();
                 self.code.next = 6.into();
                 self.a.next.zk = 5.into();
-                self.sc.next.key = self.ci.val().tx_key;
             }
         } else if self.step.val().zk == 4 {
             self.pop_sq.next = true;
@@ -230,7 +218,6 @@ impl Logic for CtlZSeq {
             self.req.next.class = 1.into();
             self.a.next.cont = 13.into();
         }
-        self.a.next.seq = self.sc.val();
         self.a.next.req = self.req.val();
         self.w.next = self.w_in.val();
         self.w.next.c = self.c.val();

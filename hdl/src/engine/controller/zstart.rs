@@ -3,8 +3,7 @@
 //!
 //! # Ports
 //! - `kind` (in): the event (`ev`: 5 a pump, 7 a sequencer completion request); `xfer`
-//!   (in): the completion request; `cw` (in): the connection's word; `sq_f` (in): the head
-//!   send.
+//!   (in): the completion request; `cw` (in): the connection's word.
 //! - `w_in` (in): the event as [`super::start::CtlStart`] has it (connection, effects).
 //! - `w` (out), `act` (out): as [`super::start::CtlStart`]'s; the controller takes them
 //!   instead of `CtlStart`'s for a completion request, and for a pump that `CtlStart` hands
@@ -12,8 +11,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::super::records::{Act, ConnWord, PoolReq, SeqCmd, SqEnt, Work, XferRec};
-use super::inline::CtlInline;
+use super::super::records::{Act, ConnWord, PoolReq, Work, XferRec};
 use crate::widgets::Param;
 
 #[derive(LogicBlock, Default)]
@@ -21,21 +19,16 @@ pub struct CtlZStart {
     pub kind: Signal<In, Bits<3>>,
     pub xfer: Signal<In, XferRec>,
     pub cw: Signal<In, ConnWord>,
-    pub sq_f: Signal<In, SqEnt>,
     pub w_in: Signal<In, Work>,
     pub w: Signal<Out, Work>,
     pub act: Signal<Out, Act>,
     k_zero_act: Param<Act>,
-    k_zero_seq: Param<SeqCmd>,
     k_zero_req: Param<PoolReq>,
     req: Signal<Local, PoolReq>,
     c: Signal<Local, ConnWord>,
     a: Signal<Local, Act>,
-    sc: Signal<Local, SeqCmd>,
     wk: Signal<Local, Work>,
     ok: Signal<Local, Bit>,
-    /// The head send's inline bytes.
-    inl: CtlInline,
 }
 
 impl Logic for CtlZStart {
@@ -43,27 +36,22 @@ impl Logic for CtlZStart {
     fn update(&mut self) {
         self.c.next = self.cw.val();
         self.a.next = self.k_zero_act.val();
-        self.sc.next = self.k_zero_seq.val();
-        self.sc.next.conn = self.w_in.val().conn;
         self.req.next = self.k_zero_req.val();
         self.req.next.conn = self.w_in.val().conn;
         self.ok.next = self.xfer.val().status == 0;
-        self.inl.peer_read.next = self.cw.val().peer_read;
-        self.inl.peer_buf.next = self.cw.val().peer_buf;
-        self.inl.len.next = self.sq_f.val().len;
 
         if self.kind.val() == 7 {
             // A transfer ended: owe its message and give its registration up. The region is
             // one only our own RDMA operations used, so the DEREGISTER is posted.
             self.c.next.op_live = false;
-            self.a.next.zpost = true;
             if !self.xfer.val().write
                 & (self.cw.val().rx_x == 1)
                 & (self.xfer.val().xfer == self.cw.val().rx_xfer)
             {
                 self.a.next.code = 6.into();
-                self.sc.next.op = 1.into();
-                self.sc.next.key = self.cw.val().rx_key;
+                self.a.next.zpost = true;
+                self.a.next.sop = 1.into();
+                self.a.next.srx = true;
                 if self.ok.val() {
                     self.c.next.rx_due = 2.into();
                     self.c.next.rx_due_xfer = self.xfer.val().xfer;
@@ -77,8 +65,8 @@ impl Logic for CtlZStart {
                 & (self.xfer.val().xfer == self.cw.val().tx_xfer)
             {
                 self.a.next.code = 6.into();
-                self.sc.next.op = 1.into();
-                self.sc.next.key = self.cw.val().tx_key;
+                self.a.next.zpost = true;
+                self.a.next.sop = 1.into();
                 self.c.next.tx_due = true;
                 self.c.next.tx_due_bytes = 0.into();
                 self.a.next.zk = 5.into();
@@ -97,14 +85,10 @@ impl Logic for CtlZStart {
         } else if self.cw.val().tx_x == 0 {
             // Register the part after the inline bytes: for the peer's reads, or ours.
             self.a.next.code = 6.into();
-            self.sc.next.op = 0.into();
-            self.sc.next.access = 0.into();
+            self.a.next.sop = 0.into();
             if self.cw.val().peer_read {
-                self.sc.next.access = 1.into();
+                self.a.next.saccess = 1.into();
             }
-            self.sc.next.addr =
-                self.sq_f.val().addr + bit_cast::<64, 32>(self.inl.inline_len.val());
-            self.sc.next.len = self.sq_f.val().len - self.inl.inline_len.val();
             self.a.next.zk = 0.into();
         } else if self.cw.val().tx_x == 1 {
             self.a.next.code = 1.into();
@@ -116,7 +100,6 @@ impl Logic for CtlZStart {
             self.a.next.code = 4.into();
         }
         self.a.next.req = self.req.val();
-        self.a.next.seq = self.sc.val();
         self.wk.next = self.w_in.val();
         self.wk.next.c = self.c.val();
         self.w.next = self.wk.val();
