@@ -48,9 +48,20 @@ fn event(ev: &Ev) -> String {
     }
 }
 
-/// What a controller started this cycle: an event, a pool request, a sequencer command.
-fn controller_step(prev: &Phase, now: &Phase) -> Option<String> {
-    match now {
+/// What a controller started: an event, a pool request, a sequencer command; and how many
+/// cycles before `now`'s it did (a command offered in the cycle of the answer it follows,
+/// and taken there, shows as its own answer awaited from the next cycle on).
+fn controller_step(prev: &Phase, now: &Phase) -> Option<(u64, String)> {
+    if let Phase::Seq { req, sent: true, .. } = now {
+        let forwarded = match prev {
+            Phase::Seq { req: r, sent: s, .. } => *s && r != req,
+            Phase::Pool { .. } => true,
+            _ => false,
+        };
+        return forwarded
+            .then(|| (1, format!("asks the sequencer: {}", seq_op(req.s_axis_cmd_op))));
+    }
+    let s = match now {
         Phase::Decide(ev) => Some(event(ev)),
         Phase::Pool { req, sent: false, .. }
             if !matches!(prev, Phase::Pool { sent: false, .. }) =>
@@ -61,7 +72,8 @@ fn controller_step(prev: &Phase, now: &Phase) -> Option<String> {
             Some(format!("asks the sequencer: {}", seq_op(req.s_axis_cmd_op)))
         }
         _ => None,
-    }
+    };
+    s.map(|s| (0, s))
 }
 
 /// Connection 0 up, node 1 with a 64 KiB receive posted, then node 0 sends `size` bytes:
@@ -92,8 +104,8 @@ fn trace(read: bool, size: usize) -> String {
         pair.cycle();
         for (n, pv) in prev.iter_mut().enumerate() {
             let now = pair.engine(n).ctl.phase;
-            if let Some(s) = controller_step(pv, &now) {
-                rows.push((pair.cycle, n, "controller".into(), s));
+            if let Some((back, s)) = controller_step(pv, &now) {
+                rows.push((pair.cycle - back, n, "controller".into(), s));
             }
             *pv = now;
         }

@@ -17,6 +17,9 @@
 //!   receive queue.
 //! - `w` (out), `act` (out): as [`super::start::CtlStart`]'s.
 //! - `new_job*`, `new_cpl*` (out): the message job and completion made.
+//! - `fwd_v` (out): the decision is a zero-copy message's sequencer command, whose operands
+//!   are all the event's own (none from the answer), so the controller offers it in the
+//!   answer's cycle; `fwd_w`, `fwd_act` (out): that decision ([`CtlZMsg`]'s), unmultiplexed.
 
 use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
@@ -45,6 +48,9 @@ pub struct CtlCont {
     /// A completion, for the controller's completion register.
     pub new_cpl_v: Signal<Out, Bit>,
     pub new_cpl: Signal<Out, CplRec>,
+    pub fwd_v: Signal<Out, Bit>,
+    pub fwd_w: Signal<Out, Work>,
+    pub fwd_act: Signal<Out, Act>,
     session: CtlSession,
     recv: CtlRecv,
     txc: CtlTxCont,
@@ -217,7 +223,11 @@ impl Logic for CtlCont {
         self.w.next = self.wk.val();
         self.act.next = self.a.val();
         self.new_job.next = self.job.val();
+        self.fwd_w.next = self.zmsg.w.val();
+        self.fwd_act.next = self.zmsg.act.val();
+        self.fwd_v.next = false;
         if (self.ck.val() == 4) & self.ok.val() & self.zmid.val() & self.k_zc.val() {
+            self.fwd_v.next = self.zmsg.act.val().code == 6;
             self.w.next = self.zmsg.w.val();
             self.act.next = self.zmsg.act.val();
             self.new_job_v.next = false;

@@ -17,6 +17,10 @@
 //! - `w`, `step` (out, registers): the event as handled so far (the connection's new word,
 //!   the effects, the pending queue appends) and what comes next (the request in flight
 //!   and its continuation).
+//! - `fwd` (out, combinational): the decision on the answer in hand is a sequencer command
+//!   the controller offers in the answer's cycle (a zero-copy message's, the pool having
+//!   taken it, or one following the sequencer's own answer); `fwd_w`, `fwd_act` (out): that
+//!   decision, before the registers (the model's `Controller::forward`).
 //! - `job_v`/`job`, `cpl_v`/`cpl`, `dlv_v`/`dlv` (out, registers): the message job, the
 //!   completion and the delivery job made so far. Each register loads from the decisions
 //!   that make it only (the start makes all three; a pool answer's a job or a completion;
@@ -60,6 +64,9 @@ pub struct CtlDecide {
     pub cpl: Signal<Out, CplRec>,
     pub dlv_v: Signal<Out, Bit>,
     pub dlv: Signal<Out, DlvJob>,
+    pub fwd: Signal<Out, Bit>,
+    pub fwd_w: Signal<Out, Work>,
+    pub fwd_act: Signal<Out, Act>,
     w_r: DFF<Work>,
     step_r: DFF<Act>,
     job_v_r: DFF<Bit>,
@@ -147,6 +154,14 @@ impl Logic for CtlDecide {
         }
         self.pool.next = self.tail.pool.val();
         self.seq.next = self.tail.seq.val();
+        self.fwd.next = (self.ld_cont.val() & self.cont.fwd_v.val())
+            | (self.ld_zseq.val() & (self.zseq.act.val().code == 6));
+        self.fwd_w.next = self.cont.fwd_w.val();
+        self.fwd_act.next = self.cont.fwd_act.val();
+        if self.phase.val() == 5 {
+            self.fwd_w.next = self.zseq.w.val();
+            self.fwd_act.next = self.zseq.act.val();
+        }
 
         // The registers, each loaded from the decisions that make it.
         self.w.next = self.w_r.q.val();

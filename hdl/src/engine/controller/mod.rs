@@ -299,6 +299,7 @@ impl Logic for Controller {
         self.phases.flush_done.next = self.flush.done.val();
         self.phases.cont0.next = self.decide.step.val().cont == 0;
         self.phases.zpost.next = self.decide.step.val().zpost;
+        self.phases.fwd.next = self.decide.fwd.val();
         self.phases.pool_ready.next = self.pool_ready.val();
         self.phases.seq_ready.next = self.seq_ready.val();
         self.phases.resp_valid.next = self.resp_valid.val();
@@ -332,6 +333,10 @@ impl Logic for Controller {
         self.seq_valid.next = self.phases.seq_valid.val();
         self.seq_cmd_of.act.next = self.decide.step.val();
         self.seq_cmd_of.w.next = self.w.val();
+        if self.decide.fwd.val() {
+            self.seq_cmd_of.act.next = self.decide.fwd_act.val();
+            self.seq_cmd_of.w.next = self.decide.fwd_w.val();
+        }
         self.seq_cmd_of.hdr.next = self.intake.ev.val().hdr;
         self.seq_cmd_of.sq_f.next = self.state.sq_f.val();
         self.seq_cmd_of.rq_f.next = self.state.rq_f.val();

@@ -29,6 +29,8 @@
 //! - `next_phase` (in): where the decision in hand goes next (2, 5 or 3).
 //! - `cont0` (in): the pool request in hand continues with 0 (its answer is not read).
 //! - `zpost` (in): the sequencer command in hand is posted (its answer is not read).
+//! - `fwd` (in): the decision on this cycle's answer is a sequencer command offered now
+//!   (`seq_valid`); taken now, its own answer is waited for from the next cycle.
 //! - `pool_valid`, `seq_valid` (out) / `pool_ready`, `seq_ready` (in): the request or
 //!   command offered until taken.
 //! - `resp_valid`, `rsp_valid` (in) / `ld_cont`, `ld_zseq` (out): an answer for the event in
@@ -55,6 +57,7 @@ pub struct CtlPhases {
     pub next_phase: Signal<In, Bits<3>>,
     pub cont0: Signal<In, Bit>,
     pub zpost: Signal<In, Bit>,
+    pub fwd: Signal<In, Bit>,
     pub pool_ready: Signal<In, Bit>,
     pub seq_ready: Signal<In, Bit>,
     pub resp_valid: Signal<In, Bit>,
@@ -74,6 +77,8 @@ pub struct CtlPhases {
     psent: DFF<Bit>,
     /// A posted sequencer command's answer is still to come.
     sowed: DFF<Bit>,
+    /// The sequencer command in hand is offered (not one forwarded).
+    seq_offer: Signal<Local, Bit>,
     /// A posted pool request is taken this cycle.
     posted: Signal<Local, Bit>,
     /// A posted sequencer command is taken this cycle.
@@ -88,10 +93,11 @@ impl Logic for CtlPhases {
         dff_setup!(self, clock, ph, psent, sowed);
         self.phase.next = self.ph.q.val();
         self.pool_valid.next = (self.ph.q.val() == 2) & !self.psent.q.val();
-        self.seq_valid.next = (self.ph.q.val() == 5) & !self.psent.q.val();
+        self.seq_offer.next = (self.ph.q.val() == 5) & !self.psent.q.val();
+        self.seq_valid.next = self.seq_offer.val() | self.fwd.val();
         self.posted.next = self.pool_valid.val() & self.pool_ready.val() & self.cont0.val();
         self.ld_cont.next = (self.ph.q.val() == 2) & self.psent.q.val() & self.resp_valid.val();
-        self.seq_posted.next = self.seq_valid.val() & self.seq_ready.val() & self.zpost.val();
+        self.seq_posted.next = self.seq_offer.val() & self.seq_ready.val() & self.zpost.val();
         self.own_rsp.next = (self.ph.q.val() == 5)
             & self.psent.q.val()
             & self.rsp_valid.val()
@@ -122,7 +128,8 @@ impl Logic for CtlPhases {
                 self.psent.d.next = true;
             }
             if self.ld_cont.val() | self.ld_zseq.val() {
-                self.psent.d.next = false;
+                // A command forwarded and taken: its answer is due (`next_phase` is 5).
+                self.psent.d.next = self.fwd.val() & self.seq_ready.val();
                 self.ph.d.next = self.next_phase.val();
             }
             if self.posted.val() {
@@ -165,6 +172,7 @@ mod tests {
         next_phase: u8,
         cont0: bool,
         zpost: bool,
+        fwd: bool,
         pool_ready: bool,
         seq_ready: bool,
         resp_valid: bool,
@@ -206,6 +214,7 @@ mod tests {
             p.next_phase.next = (i.next_phase as u64).into();
             p.cont0.next = i.cont0;
             p.zpost.next = i.zpost;
+            p.fwd.next = i.fwd;
             p.pool_ready.next = i.pool_ready;
             p.seq_ready.next = i.seq_ready;
             p.resp_valid.next = i.resp_valid;
@@ -360,6 +369,66 @@ mod tests {
         assert!(o.seq_valid && !o.ld_zseq);
         let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
         assert_eq!(o, O { phase: 5, take_rsp: true, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
+    }
+
+    #[test]
+    fn a_command_forwarded_on_a_pool_answer_and_taken_waits_for_its_own_answer() {
+        let mut d = Dut::new();
+        d.start(2);
+        d.cycle(I { next_phase: 2, pool_ready: true, ..I::default() });
+        d.cycle(I { next_phase: 2, ..I::default() });
+        // The pool's answer: the decision on it is a command, offered and taken now.
+        let o = d.cycle(I {
+            next_phase: 5,
+            resp_valid: true,
+            fwd: true,
+            seq_ready: true,
+            ..I::default()
+        });
+        assert_eq!(o, O { phase: 2, seq_valid: true, ld_cont: true, ..O::default() });
+        // Not offered again: its answer is waited for, and loaded when it comes.
+        let o = d.cycle(I { next_phase: 3, seq_ready: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, rsp_valid: true, seq_ready: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
+        assert_eq!(d.cycle(I::default()).phase, 3);
+    }
+
+    #[test]
+    fn a_command_forwarded_on_a_sequencer_answer_but_not_taken_is_offered_again() {
+        let mut d = Dut::new();
+        d.start(5);
+        d.cycle(I { next_phase: 5, seq_ready: true, ..I::default() });
+        let o = d.cycle(I { next_phase: 5, rsp_valid: true, fwd: true, ..I::default() });
+        assert_eq!(
+            o,
+            O { phase: 5, seq_valid: true, ld_zseq: true, take_rsp: true, ..O::default() }
+        );
+        // Not taken: offered from the Seq phase as any command, then its answer loads.
+        let o = d.cycle(I { next_phase: 3, seq_ready: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, seq_valid: true, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, ..I::default() });
+        assert_eq!(o, O { phase: 5, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
+        // A forwarded command is never posted: `zpost` (the last step's) changes nothing.
+        assert_eq!(d.cycle(I { room: true, ..I::default() }).phase, 3);
+        d.start(5);
+        d.cycle(I { next_phase: 5, seq_ready: true, ..I::default() });
+        let o = d.cycle(I {
+            next_phase: 5,
+            rsp_valid: true,
+            fwd: true,
+            zpost: true,
+            seq_ready: true,
+            ..I::default()
+        });
+        assert_eq!(
+            o,
+            O { phase: 5, seq_valid: true, ld_zseq: true, take_rsp: true, ..O::default() }
+        );
         let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
         assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
     }

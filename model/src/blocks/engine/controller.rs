@@ -621,7 +621,11 @@ impl Controller {
                         credits: pool_o.m_axis_resp_credits,
                         update_due: pool_o.m_axis_resp_update_due,
                     };
-                    o.next = Some(self.to_phase(self.cont(*k, *w, &r)));
+                    let next = self.to_phase(self.cont(*k, *w, &r));
+                    // A zero-copy message's sequencer command (the pool took the message):
+                    // its operands are the event's own, none from the answer.
+                    let fwd = matches!(k, Cont::Received { .. });
+                    o.next = Some(if fwd { Self::forward(next, seq_o, &mut o) } else { next });
                 }
             }
             Phase::Seq { req, sent, k, w } => {
@@ -646,7 +650,8 @@ impl Controller {
                         len: seq_o.m_axis_rsp_len,
                     };
                     let Cont::Z(zk) = *k else { unreachable!("a sequencer step continues Z") };
-                    o.next = Some(self.to_phase(self.z_seq(zk, *w, &r)));
+                    let next = self.to_phase(self.z_seq(zk, *w, &r));
+                    o.next = Some(Self::forward(next, seq_o, &mut o));
                 }
             }
             Phase::Apply(w) => {
@@ -708,6 +713,22 @@ impl Controller {
             }
         }
         o
+    }
+
+    /// A sequencer command decided on an answer is offered in the answer's cycle, and
+    /// waits for its own answer from the next when the sequencer takes it now (the
+    /// sequencer takes a command while its last answer is taken: `docs/HARDWARE.md`,
+    /// the sequencer's timing). The HDL forwards the same two decisions (`CtlDecide`'s
+    /// `fwd`): a zero-copy message's and the sequencer answer's.
+    fn forward(next: Phase, seq_o: &SequencerOut, o: &mut Comb) -> Phase {
+        match next {
+            Phase::Seq { req, sent: false, k, w } => {
+                debug_assert!(!matches!(k, Cont::ZPosted(_)), "a forwarded command is read");
+                o.seq_req = Some(req);
+                Phase::Seq { req, sent: seq_o.s_axis_cmd_tready, k, w }
+            }
+            next => next,
+        }
     }
 
     fn to_phase(&self, n: Next) -> Phase {
