@@ -50,7 +50,8 @@ fn event(ev: &Ev) -> String {
 
 /// What a controller started: an event, a pool request, a sequencer command; and how many
 /// cycles before `now`'s it did (a command offered in the cycle of the answer it follows,
-/// and taken there, shows as its own answer awaited from the next cycle on).
+/// or a pool request in the cycle a posted command is taken, and taken there, shows as its
+/// own answer awaited from the next cycle on).
 fn controller_step(prev: &Phase, now: &Phase) -> Option<(u64, String)> {
     if let Phase::Seq { req, sent: true, .. } = now {
         let forwarded = match prev {
@@ -60,6 +61,11 @@ fn controller_step(prev: &Phase, now: &Phase) -> Option<(u64, String)> {
         };
         return forwarded
             .then(|| (1, format!("asks the sequencer: {}", seq_op(req.s_axis_cmd_op))));
+    }
+    if let Phase::Pool { req, sent: true, .. } = now {
+        // Offered as a posted sequencer command was taken, and taken with it.
+        return matches!(prev, Phase::Seq { .. })
+            .then(|| (1, format!("asks the pool: {}", pool_op(req.s_axis_req_op))));
     }
     let s = match now {
         Phase::Decide(ev) => Some(event(ev)),

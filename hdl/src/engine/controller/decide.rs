@@ -21,6 +21,12 @@
 //!   the controller offers in the answer's cycle (a zero-copy message's, the pool having
 //!   taken it, or one following the sequencer's own answer); `fwd_w`, `fwd_act` (out): that
 //!   decision, before the registers (the model's `Controller::forward`).
+//! - `pfwd` (in): a pool request decided as a posted sequencer command is taken is offered
+//!   now (`CtlPhases`); `pool_fwd_ok` (out, combinational): the decision in hand is a pool
+//!   request whose answer is read (so it may be forwarded); `pool_req` (out): the request
+//!   on the pool's port, the undelayed decision's when `pfwd` (its operation, connection,
+//!   class and buffer: the operands it leaves are ones its operation does not read), else
+//!   the step register's (the model's `Controller::forward_pool`).
 //! - `job_v`/`job`, `cpl_v`/`cpl`, `dlv_v`/`dlv` (out, registers): the message job, the
 //!   completion and the delivery job made so far. Each register loads from the decisions
 //!   that make it only (the start makes all three; a pool answer's a job or a completion;
@@ -36,7 +42,8 @@ use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 use super::super::records::{
-    Act, ConnWord, CplRec, DlvJob, EvRec, HeldEnt, PoolResp, RqEnt, SeqRsp, SqEnt, TxJob, Work,
+    Act, ConnWord, CplRec, DlvJob, EvRec, HeldEnt, PoolReq, PoolResp, RqEnt, SeqRsp, SqEnt, TxJob,
+    Work,
 };
 use super::{CtlCont, CtlStart, CtlTail, CtlZSeq, CtlZStart};
 
@@ -67,6 +74,9 @@ pub struct CtlDecide {
     pub fwd: Signal<Out, Bit>,
     pub fwd_w: Signal<Out, Work>,
     pub fwd_act: Signal<Out, Act>,
+    pub pfwd: Signal<In, Bit>,
+    pub pool_fwd_ok: Signal<Out, Bit>,
+    pub pool_req: Signal<Out, PoolReq>,
     w_r: DFF<Work>,
     step_r: DFF<Act>,
     job_v_r: DFF<Bit>,
@@ -86,6 +96,7 @@ pub struct CtlDecide {
     a01: Signal<Local, Act>,
     w23: Signal<Local, Work>,
     a23: Signal<Local, Act>,
+    fwd_req: Signal<Local, PoolReq>,
 }
 
 impl CtlDecide {
@@ -161,6 +172,19 @@ impl Logic for CtlDecide {
         if self.phase.val() == 5 {
             self.fwd_w.next = self.zseq.w.val();
             self.fwd_act.next = self.zseq.act.val();
+        }
+        self.pool_fwd_ok.next = self.tail.pool.val() & (self.tail.step.val().cont != 0);
+        // A forwarded request takes its operation, connection, class and buffer from the
+        // undelayed decision; its sequence and credit operands stay the step register's:
+        // only `OPEN` and `RECV` read them, and only `CtlRx`, a first decision, asks for
+        // those, never the sequencer answer's decision that is forwarded.
+        self.pool_req.next = self.step_r.q.val().req;
+        self.fwd_req.next = self.tail.step.val().req;
+        if self.pfwd.val() {
+            self.pool_req.next.op = self.fwd_req.val().op;
+            self.pool_req.next.conn = self.fwd_req.val().conn;
+            self.pool_req.next.class = self.fwd_req.val().class;
+            self.pool_req.next.buf = self.fwd_req.val().buf;
         }
 
         // The registers, each loaded from the decisions that make it.

@@ -300,6 +300,8 @@ impl Logic for Controller {
         self.phases.cont0.next = self.decide.step.val().cont == 0;
         self.phases.zpost.next = self.decide.step.val().zpost;
         self.phases.fwd.next = self.decide.fwd.val();
+        self.phases.pool_fwd_ok.next = self.decide.pool_fwd_ok.val();
+        self.decide.pfwd.next = self.phases.pfwd.val();
         self.phases.pool_ready.next = self.pool_ready.val();
         self.phases.seq_ready.next = self.seq_ready.val();
         self.phases.resp_valid.next = self.resp_valid.val();
@@ -329,7 +331,7 @@ impl Logic for Controller {
         }
         // The pool manager's request and the sequencer's command: offered until taken.
         self.pool_valid.next = self.phases.pool_valid.val();
-        self.pool_req.next = self.decide.step.val().req;
+        self.pool_req.next = self.decide.pool_req.val();
         self.seq_valid.next = self.phases.seq_valid.val();
         self.seq_cmd_of.act.next = self.decide.step.val();
         self.seq_cmd_of.w.next = self.w.val();

@@ -20,7 +20,11 @@
 //! (`sowed`): the sequencer's answer waits for `take_rsp`, and the sequencer may take the
 //! next command while it waits, so the next answer can come while the next event waits for
 //! its own. The sequencer answers in order, and takes a command only once the last one's
-//! answer is out, so one bit is enough (the model asserts it).
+//! answer is out, so one bit is enough (the model asserts it). The pool request decided as
+//! a posted command is taken (the owed message's `ALLOC` after a transfer's `DEREGISTER`)
+//! is offered in that same cycle (`pfwd`) when its answer is read; taken then, the phase
+//! moves to `Pool` waiting for the answer. A posted pool request is not forwarded, so
+//! `posted` counts only `Pool`'s own offer.
 //!
 //! # Ports
 //! - `sweeping` (in): the state RAM is being swept after reset; no event is taken.
@@ -31,6 +35,9 @@
 //! - `zpost` (in): the sequencer command in hand is posted (its answer is not read).
 //! - `fwd` (in): the decision on this cycle's answer is a sequencer command offered now
 //!   (`seq_valid`); taken now, its own answer is waited for from the next cycle.
+//! - `pool_fwd_ok` (in): the decision in hand is a pool request whose answer is read;
+//!   `pfwd` (out): it is offered now, a posted sequencer command being taken (the port
+//!   carries the undelayed decision: `CtlDecide`'s `pool_req`).
 //! - `pool_valid`, `seq_valid` (out) / `pool_ready`, `seq_ready` (in): the request or
 //!   command offered until taken.
 //! - `resp_valid`, `rsp_valid` (in) / `ld_cont`, `ld_zseq` (out): an answer for the event in
@@ -58,6 +65,8 @@ pub struct CtlPhases {
     pub cont0: Signal<In, Bit>,
     pub zpost: Signal<In, Bit>,
     pub fwd: Signal<In, Bit>,
+    pub pool_fwd_ok: Signal<In, Bit>,
+    pub pfwd: Signal<Out, Bit>,
     pub pool_ready: Signal<In, Bit>,
     pub seq_ready: Signal<In, Bit>,
     pub resp_valid: Signal<In, Bit>,
@@ -77,6 +86,8 @@ pub struct CtlPhases {
     psent: DFF<Bit>,
     /// A posted sequencer command's answer is still to come.
     sowed: DFF<Bit>,
+    /// The pool request in hand is offered (not one forwarded).
+    pool_offer: Signal<Local, Bit>,
     /// The sequencer command in hand is offered (not one forwarded).
     seq_offer: Signal<Local, Bit>,
     /// A posted pool request is taken this cycle.
@@ -92,12 +103,14 @@ impl Logic for CtlPhases {
     fn update(&mut self) {
         dff_setup!(self, clock, ph, psent, sowed);
         self.phase.next = self.ph.q.val();
-        self.pool_valid.next = (self.ph.q.val() == 2) & !self.psent.q.val();
+        self.pool_offer.next = (self.ph.q.val() == 2) & !self.psent.q.val();
         self.seq_offer.next = (self.ph.q.val() == 5) & !self.psent.q.val();
         self.seq_valid.next = self.seq_offer.val() | self.fwd.val();
-        self.posted.next = self.pool_valid.val() & self.pool_ready.val() & self.cont0.val();
-        self.ld_cont.next = (self.ph.q.val() == 2) & self.psent.q.val() & self.resp_valid.val();
         self.seq_posted.next = self.seq_offer.val() & self.seq_ready.val() & self.zpost.val();
+        self.pfwd.next = self.seq_posted.val() & self.pool_fwd_ok.val();
+        self.pool_valid.next = self.pool_offer.val() | self.pfwd.val();
+        self.posted.next = self.pool_offer.val() & self.pool_ready.val() & self.cont0.val();
+        self.ld_cont.next = (self.ph.q.val() == 2) & self.psent.q.val() & self.resp_valid.val();
         self.own_rsp.next = (self.ph.q.val() == 5)
             & self.psent.q.val()
             & self.rsp_valid.val()
@@ -128,8 +141,10 @@ impl Logic for CtlPhases {
                 self.psent.d.next = true;
             }
             if self.ld_cont.val() | self.ld_zseq.val() {
-                // A command forwarded and taken: its answer is due (`next_phase` is 5).
-                self.psent.d.next = self.fwd.val() & self.seq_ready.val();
+                // A command or request forwarded and taken: its answer is due
+                // (`next_phase` is 5 or 2).
+                self.psent.d.next = (self.fwd.val() & self.seq_ready.val())
+                    | (self.pfwd.val() & self.pool_ready.val());
                 self.ph.d.next = self.next_phase.val();
             }
             if self.posted.val() {
@@ -173,6 +188,7 @@ mod tests {
         cont0: bool,
         zpost: bool,
         fwd: bool,
+        pool_fwd_ok: bool,
         pool_ready: bool,
         seq_ready: bool,
         resp_valid: bool,
@@ -188,6 +204,7 @@ mod tests {
         phase: u8,
         enable: bool,
         pool_valid: bool,
+        pfwd: bool,
         seq_valid: bool,
         ld_cont: bool,
         ld_zseq: bool,
@@ -215,6 +232,7 @@ mod tests {
             p.cont0.next = i.cont0;
             p.zpost.next = i.zpost;
             p.fwd.next = i.fwd;
+            p.pool_fwd_ok.next = i.pool_fwd_ok;
             p.pool_ready.next = i.pool_ready;
             p.seq_ready.next = i.seq_ready;
             p.resp_valid.next = i.resp_valid;
@@ -227,6 +245,7 @@ mod tests {
                 phase: p.phase.val().index() as u8,
                 enable: p.enable.val(),
                 pool_valid: p.pool_valid.val(),
+                pfwd: p.pfwd.val(),
                 seq_valid: p.seq_valid.val(),
                 ld_cont: p.ld_cont.val(),
                 ld_zseq: p.ld_zseq.val(),
@@ -431,6 +450,85 @@ mod tests {
         );
         let o = d.cycle(I { next_phase: 3, rsp_valid: true, ..I::default() });
         assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
+    }
+
+    #[test]
+    fn a_pool_request_forwarded_as_a_posted_command_is_taken_waits_for_its_answer() {
+        let mut d = Dut::new();
+        d.start(5);
+        // Offered with the posted command and taken with it; the step register's `cont0`
+        // (the command's) does not make it posted.
+        let i = I {
+            next_phase: 2,
+            zpost: true,
+            seq_ready: true,
+            pool_fwd_ok: true,
+            pool_ready: true,
+            cont0: true,
+            ..I::default()
+        };
+        let o = d.cycle(i);
+        assert_eq!(
+            o,
+            O {
+                phase: 5,
+                seq_valid: true,
+                ld_zseq: true,
+                pool_valid: true,
+                pfwd: true,
+                ..O::default()
+            }
+        );
+        // Waiting: not offered again; the posted command's answer is dropped, the pool's
+        // loaded.
+        let o = d.cycle(I { next_phase: 3, pool_ready: true, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 2, take_rsp: true, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, resp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 2, ld_cont: true, ..O::default() });
+        assert_eq!(d.cycle(I::default()).phase, 3);
+    }
+
+    #[test]
+    fn a_pool_request_forwarded_but_not_taken_is_offered_again_and_only_on_a_posted_command() {
+        let mut d = Dut::new();
+        d.start(5);
+        // The posted command not taken: nothing forwarded.
+        let o = d.cycle(I { next_phase: 2, zpost: true, pool_fwd_ok: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, seq_valid: true, ..O::default() });
+        // Taken, the pool not ready: offered from Pool next.
+        let i =
+            I { next_phase: 2, zpost: true, seq_ready: true, pool_fwd_ok: true, ..I::default() };
+        let o = d.cycle(i);
+        assert_eq!(
+            o,
+            O {
+                phase: 5,
+                seq_valid: true,
+                ld_zseq: true,
+                pool_valid: true,
+                pfwd: true,
+                ..O::default()
+            }
+        );
+        let o = d.cycle(I { next_phase: 2, pool_ready: true, rsp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 2, pool_valid: true, take_rsp: true, ..O::default() });
+        let o = d.cycle(I { next_phase: 3, resp_valid: true, ..I::default() });
+        assert_eq!(o, O { phase: 2, ld_cont: true, ..O::default() });
+        assert_eq!(d.cycle(I { room: true, ..I::default() }).phase, 3);
+        // A command whose answer is read: no pool request goes with it.
+        d.start(5);
+        let i = I {
+            next_phase: 2,
+            seq_ready: true,
+            pool_fwd_ok: true,
+            pool_ready: true,
+            ..I::default()
+        };
+        let o = d.cycle(i);
+        assert_eq!(o, O { phase: 5, seq_valid: true, ..O::default() });
+        let o = d.cycle(I { next_phase: 2, rsp_valid: true, pool_fwd_ok: true, ..I::default() });
+        assert_eq!(o, O { phase: 5, ld_zseq: true, take_rsp: true, ..O::default() });
+        assert!(d.cycle(I { next_phase: 2, ..I::default() }).pool_valid);
     }
 
     #[test]

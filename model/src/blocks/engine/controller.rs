@@ -634,9 +634,11 @@ impl Controller {
                     if seq_o.s_axis_cmd_tready
                         && let Cont::ZPosted(zk) = *k
                     {
-                        // Nothing reads the answer: go on now, drop it when it comes.
+                        // Nothing reads the answer: go on now, drop it when it comes; a
+                        // pool request decided next is offered in this same cycle.
                         o.seq_posted = true;
-                        o.next = Some(self.to_phase(self.z_seq(zk, *w, &RspRec::default())));
+                        let next = self.to_phase(self.z_seq(zk, *w, &RspRec::default()));
+                        o.next = Some(Self::forward_pool(next, pool_o, &mut o));
                     } else if seq_o.s_axis_cmd_tready {
                         o.next = Some(Phase::Seq { req: *req, sent: true, k: *k, w: *w });
                     }
@@ -726,6 +728,21 @@ impl Controller {
                 debug_assert!(!matches!(k, Cont::ZPosted(_)), "a forwarded command is read");
                 o.seq_req = Some(req);
                 Phase::Seq { req, sent: seq_o.s_axis_cmd_tready, k, w }
+            }
+            next => next,
+        }
+    }
+
+    /// A pool request decided as a posted sequencer command is taken (the owed message's
+    /// `ALLOC` after a transfer's posted `DEREGISTER`) is offered in that cycle, and waits
+    /// for its answer from the next when the pool takes it now. One whose answer nobody
+    /// reads (`Cont::Apply`) is not forwarded: it is offered from `Pool` as usual. The
+    /// HDL forwards the same (`CtlDecide`'s `pfwd`).
+    fn forward_pool(next: Phase, pool_o: &PoolOut, o: &mut Comb) -> Phase {
+        match next {
+            Phase::Pool { req, sent: false, k, w } if k != Cont::Apply => {
+                o.pool_req = Some(req);
+                Phase::Pool { req, sent: pool_o.s_axis_req_tready, k, w }
             }
             next => next,
         }
