@@ -17,8 +17,9 @@
 //! - `abort`, `abort_conn` (in): an abort of a connection (every slot sees it): a running
 //!   entry of that connection without an error takes status `aborted`, so it issues nothing
 //!   more and is done once its requests in flight are answered.
-//! - A running entry with nothing in flight and nothing left to request (or an error)
-//!   becomes done by itself.
+//! - A running entry with nothing in flight after this cycle and nothing left to request
+//!   (or an error, this cycle's response's included) becomes done at the edge: a response
+//!   that ends the op makes it done as it clears its window entry.
 //! - `reset` (in): synchronous; the entry is zero (free).
 //!
 //! [`OpTable`]: super::OpTable
@@ -56,6 +57,10 @@ pub struct OpSlot {
     k_aborted: Param<Bits<3>>,
     k_zero: Param<OpEntry>,
     kept: Signal<Local, Bits<16>>,
+    /// The in-flight entries after this cycle's response and issue.
+    after: Signal<Local, Bits<16>>,
+    /// The op has an error, or this cycle's response brings one.
+    failed: Signal<Local, Bit>,
 }
 
 impl Default for OpSlot {
@@ -86,6 +91,8 @@ impl Default for OpSlot {
             k_aborted: param(fault::ABORTED as u64),
             k_zero: Default::default(),
             kept: Default::default(),
+            after: Default::default(),
+            failed: Default::default(),
         }
     }
 }
@@ -112,17 +119,24 @@ impl Logic for OpSlot {
                 self.e.d.next.status = self.resp_err.val();
             }
         }
-        self.e.d.next.inflight = self.kept.val();
+        self.after.next = self.kept.val();
         if self.adv.val() {
-            self.e.d.next.inflight = self.kept.val() | self.e.q.val().emask;
+            self.after.next = self.kept.val() | self.e.q.val().emask;
+        }
+        self.e.d.next.inflight = self.after.val();
+        if self.adv.val() {
             self.e.d.next.off = self.adv_rec.val().off;
             self.e.d.next.more = self.adv_rec.val().more;
             self.e.d.next.seq = self.adv_rec.val().seq;
             self.e.d.next.emask = self.adv_rec.val().emask;
         }
+        // Done at the edge that takes the op's last response, so the completion builder can
+        // pick it the next cycle.
+        self.failed.next =
+            self.e.q.val().status.any() | (self.resp.val() & self.resp_err.val().any());
         if (self.e.q.val().st == self.k_run.val())
-            & !self.e.q.val().inflight.any()
-            & (!self.e.q.val().more | self.e.q.val().status.any())
+            & !self.after.val().any()
+            & (!self.e.q.val().more | self.failed.val())
         {
             self.e.d.next.st = self.k_done.val();
         }

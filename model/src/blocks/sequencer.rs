@@ -755,8 +755,11 @@ impl CycleModel for SequencerModel {
                 n.seq = o.seq.wrapping_add(1);
                 n.emask = if o.emask & (1 << wmask) != 0 { 1 } else { o.emask << 1 };
             }
-            // Finished: nothing in flight, and nothing left to request or failed.
-            if o.st == ost::RUN && o.inflight == 0 && (!o.more || o.status != 0) {
+            // Finished: nothing in flight after this cycle, and nothing left to request or
+            // failed (a response that ends the op makes it done at the edge that takes it,
+            // so its completion can be picked the next cycle).
+            let failed = o.status != 0 || (g && err != 0);
+            if o.st == ost::RUN && n.inflight == 0 && (!o.more || failed) {
                 n.st = ost::DONE;
             }
             if cpl_fire && cpl_sel == Some(k) {

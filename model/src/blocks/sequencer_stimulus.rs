@@ -174,6 +174,9 @@ pub struct SeqDriver {
     pub reset_rate: f64,
     /// Transfer ids of the 1 MiB transfers running (one at a time).
     big: Vec<u32>,
+    /// The mode of the next 1 MiB START: they alternate, so that a run with a few of them
+    /// has both modes whatever the timing.
+    big_write: bool,
     pub stats: DriverStats,
 }
 
@@ -212,6 +215,7 @@ impl SeqDriver {
             abort_rate: 0.01,
             reset_rate: 0.0,
             big: Vec::new(),
+            big_write: false,
             stats: DriverStats::default(),
         }
     }
@@ -285,7 +289,7 @@ impl SeqDriver {
                 _ => Command::deregister(self.conn(), self.rng.r#gen()),
             }
         } else if r < 98 {
-            let write = self.rng.r#gen();
+            let mut write = self.rng.r#gen();
             let k = self.pick_known(Some(access::LOCAL));
             let (conn, lkey, room) = match k {
                 Some(k) => (k.conn, k.key, k.len),
@@ -301,6 +305,10 @@ impl SeqDriver {
                     1 => conn = self.conn(),
                     _ => lkey = self.rng.r#gen(),
                 }
+            }
+            if len >= MIB {
+                write = self.big_write;
+                self.big_write = !self.big_write;
             }
             Command::start(
                 write,
