@@ -32,7 +32,10 @@ fn run(mut d: SeqDriver, cycles: u64) -> (DriverStats, SeqCounters) {
 #[test]
 fn sequencer_lockstep_one_million_cycles() {
     let (s, o) = run(SeqDriver::new(2028, SequencerParams::default()), 1_000_000);
-    assert!(s.big_reads >= 1 && s.big_writes >= 1, "1 MiB in both modes: {s:?}");
+    // 1 MiB transfers in both modes, and at least one to the end without a fault (most
+    // meet one of the SAN's injected errors: at 0.4% per response, 256 responses each).
+    assert!(s.big_started.iter().all(|n| *n >= 1), "1 MiB in both modes: {s:?}");
+    assert!(s.big_transfers >= 1, "a 1 MiB transfer without a fault: {s:?}");
     assert!(s.boundary_ok.iter().all(|n| *n > 0), "boundary sizes: {s:?}");
     assert!(s.completions_read > 200 && s.completions_write > 200, "{s:?}");
     assert!(s.completions[fault::ABORTED as usize] > 0, "{s:?}");

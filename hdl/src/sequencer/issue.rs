@@ -7,6 +7,9 @@
 //!
 //! # Ports
 //! - `can_mask` (in): ops that may issue (the op table's).
+//! - `start`, `start_slot` (in): a START fills that op slot at this cycle's edge; with
+//!   nothing else to pick, it is picked at the same edge (its first request leaves the
+//!   cycle after, one sooner than a pick from `can_mask` would let it).
 //! - `sel` (out) / `ent`, `req` (in): the op picked, and its entry and request fields read
 //!   from the op table.
 //! - `fire` (out): the request is issued this cycle (the op still may issue and the request
@@ -28,6 +31,8 @@ pub struct Issuer {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub can_mask: Signal<In, Bits<16>>,
+    pub start: Signal<In, Bit>,
+    pub start_slot: Signal<In, Bits<4>>,
     pub ent: Signal<In, OpEntry>,
     pub req: Signal<In, OpReq>,
     pub rq_ready: Signal<In, Bit>,
@@ -118,6 +123,9 @@ impl Logic for Issuer {
                 self.iv.d.next = true;
                 self.isel.d.next = self.pick_idx.val();
                 self.rr_mask.d.next = self.above_all.val();
+            } else if self.start.val() {
+                self.iv.d.next = true;
+                self.isel.d.next = self.start_slot.val();
             }
         } else if !self.sel_can.val() | self.fire.val() {
             self.iv.d.next = false;

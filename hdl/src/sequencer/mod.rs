@@ -223,6 +223,8 @@ impl Logic for Sequencer {
 
         // Requests, responses, completions.
         self.issue.can_mask.next = self.ops.can_mask.val();
+        self.issue.start.next = self.cmd_unit.start.val();
+        self.issue.start_slot.next = self.cmd_unit.start_slot.val();
         self.issue.ent.next = self.ops.ent_issue.val();
         self.issue.req.next = self.ops.req_issue.val();
         self.issue.rq_ready.next = self.m_axis_rq_tready.val();

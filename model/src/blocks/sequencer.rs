@@ -514,6 +514,18 @@ impl SequencerModel {
         o.st == ost::RUN && o.status == 0 && o.more && o.inflight & o.emask == 0
     }
 
+    /// The command in the apply stage is applied this cycle (its response register is free
+    /// or being emptied).
+    fn applying(&self, i: &SequencerIn) -> bool {
+        self.cst == cst::APPLY && (!self.rsp_v || i.m_axis_rsp_tready)
+    }
+
+    /// The op slot a START applied this cycle fills, if one is.
+    fn starting(&self, i: &SequencerIn) -> Option<u8> {
+        let start = self.c.op == cmd::START_READ || self.c.op == cmd::START_WRITE;
+        (self.applying(i) && start && self.v_status == rsp_status::OK).then_some(self.v_oslot)
+    }
+
     /// The op whose completion request leaves now, if the output can take it.
     fn cpl_pick(&self) -> Option<usize> {
         lowest(self.ops[..self.p.ops as usize].iter().map(|o| o.st == ost::DONE))
@@ -680,6 +692,12 @@ impl CycleModel for SequencerModel {
                 for k in 0..nops {
                     self.rrm[k] = k > pk;
                 }
+            } else if let Some(os) = q.starting(i) {
+                // Nothing to pick: the op a START fills this cycle is picked at the same
+                // edge, so its first request leaves a cycle sooner (no round-robin turn is
+                // taken from anyone: no other op could issue).
+                self.iv = true;
+                self.isel = os;
             }
         } else {
             let s = q.isel as usize;
@@ -790,7 +808,7 @@ impl CycleModel for SequencerModel {
             self.v_oslot = o;
             self.cst = cst::APPLY;
         }
-        let apply = q.cst == cst::APPLY && (!q.rsp_v || i.m_axis_rsp_tready);
+        let apply = q.applying(i);
         if apply {
             let c = q.c;
             let ok = q.v_status == rsp_status::OK;

@@ -134,6 +134,8 @@ pub struct DriverStats {
     pub big_transfers: u64,
     pub big_reads: u64,
     pub big_writes: u64,
+    /// STARTs of at least 1 MiB accepted (read mode, write mode).
+    pub big_started: [u64; 2],
     /// Successful completions of 0, 1, segment − 1, segment and segment + 1 bytes.
     pub boundary_ok: [u64; 5],
     /// Checks answered, by `m_axis_ck_reason`.
@@ -174,8 +176,9 @@ pub struct SeqDriver {
     pub reset_rate: f64,
     /// Transfer ids of the 1 MiB transfers running (one at a time).
     big: Vec<u32>,
-    /// The mode of the next 1 MiB START: they alternate, so that a run with a few of them
-    /// has both modes whatever the timing.
+    /// The mode of the next 1 MiB START when both modes have finished as many: the mode
+    /// with fewer finished (status 0) goes next, so that a run with a few of them has both
+    /// modes whatever the timing and the faults.
     big_write: bool,
     pub stats: DriverStats,
 }
@@ -307,8 +310,14 @@ impl SeqDriver {
                 }
             }
             if len >= MIB {
-                write = self.big_write;
-                self.big_write = !self.big_write;
+                write = match self.stats.big_writes.cmp(&self.stats.big_reads) {
+                    std::cmp::Ordering::Less => true,
+                    std::cmp::Ordering::Greater => false,
+                    std::cmp::Ordering::Equal => {
+                        self.big_write = !self.big_write;
+                        !self.big_write
+                    }
+                };
             }
             Command::start(
                 write,
@@ -442,6 +451,7 @@ impl SeqDriver {
             if o.m_axis_rsp_status == rsp_status::OK {
                 if (c.op == cmd::START_READ || c.op == cmd::START_WRITE) && c.len >= MIB {
                     self.big.push(c.xfer);
+                    self.stats.big_started[(c.op == cmd::START_WRITE) as usize] += 1;
                 }
                 match o.m_axis_rsp_op {
                     cmd::REGISTER => self.known.push(Known {
