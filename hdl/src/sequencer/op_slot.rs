@@ -122,14 +122,12 @@ impl Logic for OpSlot {
         self.after.next = self.kept.val();
         if self.adv.val() {
             self.after.next = self.kept.val() | self.e.q.val().emask;
-        }
-        self.e.d.next.inflight = self.after.val();
-        if self.adv.val() {
             self.e.d.next.off = self.adv_rec.val().off;
             self.e.d.next.more = self.adv_rec.val().more;
             self.e.d.next.seq = self.adv_rec.val().seq;
             self.e.d.next.emask = self.adv_rec.val().emask;
         }
+        self.e.d.next.inflight = self.after.val();
         // Done at the edge that takes the op's last response, so the completion builder can
         // pick it the next cycle.
         self.failed.next =

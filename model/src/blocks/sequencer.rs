@@ -143,6 +143,11 @@ pub mod cmd {
     pub const START_READ: u8 = 2;
     pub const START_WRITE: u8 = 3;
     pub const ABORT: u8 = 4;
+
+    /// The command starts a transfer (either mode).
+    pub fn is_start(op: u8) -> bool {
+        op == START_READ || op == START_WRITE
+    }
 }
 
 /// Registration access (`s_axis_cmd_access`).
@@ -522,8 +527,8 @@ impl SequencerModel {
 
     /// The op slot a START applied this cycle fills, if one is.
     fn starting(&self, i: &SequencerIn) -> Option<u8> {
-        let start = self.c.op == cmd::START_READ || self.c.op == cmd::START_WRITE;
-        (self.applying(i) && start && self.v_status == rsp_status::OK).then_some(self.v_oslot)
+        (self.applying(i) && cmd::is_start(self.c.op) && self.v_status == rsp_status::OK)
+            .then_some(self.v_oslot)
     }
 
     /// The op whose completion request leaves now, if the output can take it.
@@ -815,7 +820,7 @@ impl CycleModel for SequencerModel {
             let rs = q.v_rslot as usize;
             let os = q.v_oslot as usize;
             let newkey = q.knext | rs as u32;
-            let is_start = c.op == cmd::START_READ || c.op == cmd::START_WRITE;
+            let is_start = cmd::is_start(c.op);
             match c.op {
                 cmd::REGISTER if ok => {
                     self.valid[rs] = true;

@@ -176,10 +176,6 @@ pub struct SeqDriver {
     pub reset_rate: f64,
     /// Transfer ids of the 1 MiB transfers running (one at a time).
     big: Vec<u32>,
-    /// The mode of the next 1 MiB START when both modes have finished as many: the mode
-    /// with fewer finished (status 0) goes next, so that a run with a few of them has both
-    /// modes whatever the timing and the faults.
-    big_write: bool,
     pub stats: DriverStats,
 }
 
@@ -218,7 +214,6 @@ impl SeqDriver {
             abort_rate: 0.01,
             reset_rate: 0.0,
             big: Vec::new(),
-            big_write: false,
             stats: DriverStats::default(),
         }
     }
@@ -310,14 +305,9 @@ impl SeqDriver {
                 }
             }
             if len >= MIB {
-                write = match self.stats.big_writes.cmp(&self.stats.big_reads) {
-                    std::cmp::Ordering::Less => true,
-                    std::cmp::Ordering::Greater => false,
-                    std::cmp::Ordering::Equal => {
-                        self.big_write = !self.big_write;
-                        !self.big_write
-                    }
-                };
+                // The mode with fewer 1 MiB STARTs accepted goes next, so a run with a few
+                // of them has both modes whatever the timing and the faults.
+                write = self.stats.big_started[1] < self.stats.big_started[0];
             }
             Command::start(
                 write,
@@ -449,7 +439,7 @@ impl SeqDriver {
             self.stats.responses[o.m_axis_rsp_status as usize & 7] += 1;
             self.stats.by_op[o.m_axis_rsp_op as usize & 7] += 1;
             if o.m_axis_rsp_status == rsp_status::OK {
-                if (c.op == cmd::START_READ || c.op == cmd::START_WRITE) && c.len >= MIB {
+                if cmd::is_start(c.op) && c.len >= MIB {
                     self.big.push(c.xfer);
                     self.stats.big_started[(c.op == cmd::START_WRITE) as usize] += 1;
                 }
