@@ -5,10 +5,14 @@
 //! - `done_mask` (in): ops waiting for their completion (the op table's).
 //! - `pick` (out) / `ent`, `fin` (in): the lowest of them, its entry and its completion
 //!   fields.
-//! - `fire` (out): the completion is taken into the output register this cycle (the op
-//!   table frees the op at the edge).
-//! - `cpl_valid`, `cpl_rec` (out, registered), `cpl_ready` (in): the completion channel. The
-//!   byte count is the op's total when its status is 0, otherwise 0.
+//! - `fire` (out): the completion leaves the op this cycle, taken by the output or into the
+//!   holding register (the op table frees the op at the edge).
+//! - `cpl_valid`, `cpl_rec` (out), `cpl_ready` (in): the completion channel: the holding
+//!   register's request, else the picked op's passed through (combinational from the op
+//!   table's registers, never from `cpl_ready`), else the last request held, not valid. A
+//!   request the output does not take in its first cycle goes into the holding register, so
+//!   a stalled output keeps one op free as before. The byte count is the op's total when its
+//!   status is 0, otherwise 0.
 //! - `rd_index` (in) / `rd_data` (out): the counter lane (completions with status
 //!   `aborted`).
 //! - `reset` (in): synchronous; no completion held.
@@ -91,7 +95,8 @@ impl Logic for CplBuilder {
         self.rec.next.status = self.ent.val().status;
         if self.fire.val() {
             self.cpl_q.d.next = self.rec.val();
-            self.cpl_v.d.next = true;
+            // Held unless it passed straight through (nothing held, the output ready).
+            self.cpl_v.d.next = self.cpl_v.q.val() | !self.cpl_ready.val();
         } else if self.cpl_v.q.val() & self.cpl_ready.val() {
             self.cpl_v.d.next = false;
         }
@@ -102,7 +107,10 @@ impl Logic for CplBuilder {
             self.cpl_v.d.next = false;
             self.cpl_q.d.next = self.k_zero.val();
         }
-        self.cpl_valid.next = self.cpl_v.q.val();
+        self.cpl_valid.next = self.cpl_v.q.val() | self.any_done.val();
         self.cpl_rec.next = self.cpl_q.q.val();
+        if !self.cpl_v.q.val() & self.any_done.val() {
+            self.cpl_rec.next = self.rec.val();
+        }
     }
 }

@@ -18,14 +18,17 @@
 //!   next, so at most one request leaves every two cycles;
 //! - [`RespMatcher`] (`response.rs`): responses registered, matched the next cycle (stale,
 //!   duplicate, good);
-//! - [`CplBuilder`] (`completion.rs`): the lowest op that is done leaves as a completion;
+//! - [`CplBuilder`] (`completion.rs`): the lowest op that is done leaves as a completion,
+//!   passed through in the cycle after its last response while nothing is held;
 //! - [`AccessChecker`] (`checks.rs`): the peer's RDMA operations checked against its own copy
 //!   of the table's words.
 //!
 //! Counters: each unit keeps its lane ([`cnt::LANES`]) in a `CounterBank`; `cnt_rd_index`
 //! goes to every lane (less the lane's first index) and `cnt_rd_data` takes the lane named
-//! the cycle before. Every output comes from a register (or a multiplexer of registers);
-//! `s_axis_ac_tready`, `s_axis_cmd_tready` and `s_axis_rs_tready` depend on registers only.
+//! the cycle before. Every output comes from a register (or a multiplexer of registers)
+//! except `m_axis_cpl_*`, logic on the op table's registers; none depends on an input in the
+//! same cycle: `s_axis_ac_tready`, `s_axis_cmd_tready` and `s_axis_rs_tready` depend on
+//! registers only.
 
 use rust_hdl::prelude::*;
 use sanswitch_model::blocks::sequencer::{MAX_OPS, cnt};

@@ -26,16 +26,18 @@
 //! - `s_axis_ac_*` (in) and `m_axis_ck_*` (out): remote-access checks.
 //! - `cnt_rd_index` (in) / `cnt_rd_data` (out): the counter bank's read port ([`cnt`]).
 //!
-//! Every output comes from a register: nothing depends combinationally on this cycle's
-//! inputs, so a `ready` input never reaches a `valid` or `ready` output in the same cycle.
+//! Every output is a function of the registers alone: nothing depends combinationally on
+//! this cycle's inputs, so a `ready` input never reaches a `valid` or `ready` output in the
+//! same cycle. All but `cpl_*` come straight from a register; `cpl_*` passes the lowest done
+//! op's request through while the completion's holding register is empty.
 //!
 //! # Timing (cycle `t` is between edges `t` and `t + 1`)
 //! - A command taken in cycle `t` (VERDICT in `t + 1`, APPLY in `t + 2`) has its response on
 //!   `rsp_*` from cycle `t + 3`; `s_axis_cmd_tready` is high again in cycle `t + 3`.
-//! - A `START_*` taken in cycle `t` has its first RDMA request on `rq_*` in cycle `t + 5`
+//! - A `START_*` taken in cycle `t` has its first RDMA request on `rq_*` in cycle `t + 4`
 //!   (an op is picked one cycle, issued the next: at most one request every two cycles).
 //! - A response that ends a transfer, presented in cycle `t`, gives its completion request
-//!   on `cpl_*` in cycle `t + 4`.
+//!   on `cpl_*` in cycle `t + 2`.
 //! - A check taken in cycle `t` has its answer on `ck_*` in cycle `t + 2`.
 //!
 //! The model mirrors the hardware's registers one for one: [`SequencerModel::clock`] computes
@@ -437,6 +439,8 @@ pub struct SequencerModel {
     pub r_tag: u16,
     pub r_st: u8,
     // --- completions ---
+    /// The holding register: a request the output did not take in its first cycle (its op
+    /// already freed).
     pub cpl_v: bool,
     pub cpl: CplRec,
     // --- checks ---
@@ -536,6 +540,27 @@ impl SequencerModel {
         lowest(self.ops[..self.p.ops as usize].iter().map(|o| o.st == ost::DONE))
     }
 
+    /// The completion request of op `s` (its byte count 0 unless its status is 0).
+    fn cpl_of(&self, s: usize) -> CplRec {
+        let o = &self.ops[s];
+        CplRec {
+            conn: o.conn,
+            xfer: o.xfer,
+            bytes: if o.status == 0 { o.total } else { 0 },
+            write: o.wr,
+            status: o.status,
+        }
+    }
+
+    /// The completion channel: the held request, else the lowest done op's (passed through
+    /// while the holding register is empty), else the last one held, not valid.
+    fn cpl_out(&self) -> (bool, CplRec) {
+        match (self.cpl_v, self.cpl_pick()) {
+            (false, Some(s)) => (true, self.cpl_of(s)),
+            (v, _) => (v, self.cpl),
+        }
+    }
+
     /// The command verdict: (status, registration slot, op slot).
     fn verdict(&self) -> (u8, u8, u8) {
         let p = &self.p;
@@ -606,6 +631,7 @@ impl CycleModel for SequencerModel {
     type Out = SequencerOut;
 
     fn outputs(&self, _i: &SequencerIn) -> SequencerOut {
+        let (cpl_v, cpl) = self.cpl_out();
         SequencerOut {
             s_axis_cmd_tready: self.cst == cst::IDLE,
             m_axis_rsp_tvalid: self.rsp_v,
@@ -614,12 +640,12 @@ impl CycleModel for SequencerModel {
             m_axis_rsp_status: self.rsp.status,
             m_axis_rsp_key: self.rsp.key,
             m_axis_rsp_len: self.rsp.len,
-            m_axis_cpl_tvalid: self.cpl_v,
-            m_axis_cpl_conn: self.cpl.conn,
-            m_axis_cpl_xfer: self.cpl.xfer,
-            m_axis_cpl_bytes: self.cpl.bytes,
-            m_axis_cpl_write: self.cpl.write,
-            m_axis_cpl_status: self.cpl.status,
+            m_axis_cpl_tvalid: cpl_v,
+            m_axis_cpl_conn: cpl.conn,
+            m_axis_cpl_xfer: cpl.xfer,
+            m_axis_cpl_bytes: cpl.bytes,
+            m_axis_cpl_write: cpl.write,
+            m_axis_cpl_status: cpl.status,
             m_axis_rq_tvalid: self.rq_v,
             m_axis_rq_tag: self.rq.tag,
             m_axis_rq_write: self.rq.write,
@@ -672,16 +698,10 @@ impl CycleModel for SequencerModel {
         let cpl_sel = q.cpl_pick();
         let cpl_fire = cpl_sel.is_some() && (!q.cpl_v || i.m_axis_cpl_tready);
         if let (true, Some(s)) = (cpl_fire, cpl_sel) {
-            let o = &q.ops[s];
-            self.cpl = CplRec {
-                conn: o.conn,
-                xfer: o.xfer,
-                bytes: if o.status == 0 { o.total } else { 0 },
-                write: o.wr,
-                status: o.status,
-            };
-            self.cpl_v = true;
-            ev[2] = event(&[(cnt::ABORTED, o.status == fault::ABORTED)]);
+            self.cpl = q.cpl_of(s);
+            // Held unless it passed straight through (the register empty, the output ready).
+            self.cpl_v = q.cpl_v || !i.m_axis_cpl_tready;
+            ev[2] = event(&[(cnt::ABORTED, q.ops[s].status == fault::ABORTED)]);
         } else if q.cpl_v && i.m_axis_cpl_tready {
             self.cpl_v = false;
         }
