@@ -2,12 +2,14 @@
 //! `sanswitch_model::blocks::engine::builder`, whose documentation gives the behaviour).
 //!
 //! # Ports
-//! - `job_push`, `job` (in) / `job_can_push` (out): the job FIFO (two entries).
-//! - `sent_pop` (in) / `sent_valid`, `sent` (out): the sent FIFO (two entries).
+//! - `job_push`, `job` (in) / `job_can_push` (out): the job FIFO (`JOB_FIFO + 1` entries:
+//!   the jobs waiting and the one in progress, its head). A job pushed while the FIFO is
+//!   empty and the output register free has its first beat loaded at the same edge.
+//! - `sent_pop` (in) / `sent_valid`, `sent` (out): the sent FIFO (`SENT_FIFO` entries).
 //! - `tx_*`: the SAN send stream (`tx_valid`, `tx_data`, `tx_keep`, `tx_last`, `tx_conn` from
 //!   the output register; `tx_ready` in).
-//! - `rd_valid`, `rd_addr`, `rd_len` (out, registered) / `rd_ready` (in): the host memory
-//!   read request of the current message's payload.
+//! - `rd_valid`, `rd_addr`, `rd_len` (out, from registers and the job FIFO's RAM) /
+//!   `rd_ready` (in): the host memory read request of the current message's payload.
 //! - `rdd_valid`, `rdd_data`, `rdd_keep`, `rdd_last` (in) / `rdd_ready` (out): its data;
 //!   `rdd_ready` is combinational from `tx_ready` and `rdd_last`.
 //! - `reset` (in): synchronous; nothing in flight.
@@ -44,8 +46,8 @@ pub struct Builder {
     pub rdd_ready: Signal<Out, Bit>,
     jobs: LutFifo<TxJob>,
     sents: LutFifo<SentRec>,
+    /// The FIFO's head is in progress (its first beat is loaded).
     cur_v: DFF<Bit>,
-    cur: DFF<TxJob>,
     k: DFF<Bits<3>>,
     req_due: DFF<Bit>,
     out_v: DFF<Bit>,
@@ -55,8 +57,10 @@ pub struct Builder {
     out_conn: DFF<Bits<8>>,
     load: Signal<Local, Bit>,
     src_v: Signal<Local, Bit>,
+    bypass: Signal<Local, Bit>,
     hd: Signal<Local, TxJob>,
-    cj: Signal<Local, TxJob>,
+    m: Signal<Local, TxJob>,
+    kk: Signal<Local, Bits<3>>,
     srec: Signal<Local, SentRec>,
     first: Signal<Local, Bit>,
     word: Signal<Local, Bits<64>>,
@@ -92,10 +96,9 @@ impl Default for Builder {
             rdd_keep: Default::default(),
             rdd_last: Default::default(),
             rdd_ready: Default::default(),
-            jobs: LutFifo::new(sanswitch_model::blocks::engine::JOB_FIFO),
+            jobs: LutFifo::new(sanswitch_model::blocks::engine::JOB_FIFO + 1),
             sents: LutFifo::new(sanswitch_model::blocks::engine::SENT_FIFO),
             cur_v: Default::default(),
-            cur: Default::default(),
             k: Default::default(),
             req_due: Default::default(),
             out_v: Default::default(),
@@ -105,8 +108,10 @@ impl Default for Builder {
             out_conn: Default::default(),
             load: Default::default(),
             src_v: Default::default(),
+            bypass: Default::default(),
             hd: Default::default(),
-            cj: Default::default(),
+            m: Default::default(),
+            kk: Default::default(),
             srec: Default::default(),
             first: Default::default(),
             word: Default::default(),
@@ -121,13 +126,10 @@ impl Default for Builder {
 impl Logic for Builder {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, cur_v, cur, k, req_due, out_v, out_data, out_keep, out_last, out_conn
-        );
+        dff_setup!(self, clock, cur_v, k, req_due, out_v, out_data, out_keep, out_last, out_conn);
         clock!(self, clock, jobs, sents);
         self.jobs.reset.next = self.reset.val();
         self.sents.reset.next = self.reset.val();
-        self.jobs.push.next = self.job_push.val();
         self.jobs.push_data.next = self.job.val();
         self.job_can_push.next = self.jobs.can_push.val();
         self.sents.pop.next = self.sent_pop.val();
@@ -145,17 +147,20 @@ impl Logic for Builder {
             self.tx_last.next = self.out_last.q.val();
             self.tx_conn.next = self.out_conn.q.val();
         }
+        // The message in progress is the job FIFO's head, read in place (its LUT RAM's
+        // read port): it leaves the FIFO with its last beat, so no register copies it.
+        self.hd.next = self.jobs.head.val();
         self.rd_valid.next = self.cur_v.q.val() & self.req_due.q.val();
         self.rd_addr.next = 0.into();
         self.rd_len.next = 0.into();
         if self.cur_v.q.val() & self.req_due.q.val() {
-            self.rd_addr.next = self.cur.q.val().pay_addr;
-            self.rd_len.next = self.cur.q.val().pay_len;
+            self.rd_addr.next = self.hd.val().pay_addr;
+            self.rd_len.next = self.hd.val().pay_len;
         }
 
         self.load.next = !self.out_v.q.val() | self.tx_ready.val();
         self.dma_ready.next = self.cur_v.q.val()
-            & (self.k.q.val() == self.cur.q.val().nwords)
+            & (self.k.q.val() == self.hd.val().nwords)
             & self.load.val()
             & (!self.rdd_last.val() | self.sents.can_push.val());
         self.rdd_ready.next = self.dma_ready.val();
@@ -166,66 +171,55 @@ impl Logic for Builder {
             self.req_due.d.next = false;
         }
 
-        // The message a beat comes from: the current one, else the next job. Only the fields
-        // a first beat reads are multiplexed (the header's first word, the lengths, what the
-        // sent record carries): the job itself is loaded into `cur` from the FIFO's head (its
-        // LUT RAM's read), so the 543-bit job needs no multiplexer of its own.
-        self.hd.next = self.jobs.head.val();
-        self.cj.next = self.cur.q.val();
-        self.src_v.next = self.cur_v.q.val() | self.jobs.valid.val();
+        // The message a beat comes from: the head, else (the FIFO empty) the job pushed now,
+        // whose first beat bypasses the FIFO's read. Only the fields a first beat reads are
+        // multiplexed (the header's first word, the lengths, what the sent record carries);
+        // the later beats read the head, which by then is that job.
+        self.bypass.next = !self.jobs.valid.val() & self.job_push.val();
+        self.src_v.next = self.jobs.valid.val() | self.job_push.val();
         self.first.next = !self.cur_v.q.val();
-        self.srec.next.conn = self.cj.val().conn;
-        self.srec.next.buf = self.cj.val().buf;
-        self.srec.next.pooled = self.cj.val().pooled;
-        self.srec.next.cpl_v = self.cj.val().cpl_v;
-        self.srec.next.cpl = self.cj.val().cpl;
-        if self.first.val() {
-            self.srec.next.conn = self.hd.val().conn;
-            self.srec.next.buf = self.hd.val().buf;
-            self.srec.next.pooled = self.hd.val().pooled;
-            self.srec.next.cpl_v = self.hd.val().cpl_v;
-            self.srec.next.cpl = self.hd.val().cpl;
+        self.m.next = self.hd.val();
+        if self.bypass.val() {
+            self.m.next = self.job.val();
         }
-        self.word.next = self.cj.val().w0;
+        self.kk.next = self.k.q.val();
         if self.first.val() {
-            self.word.next = self.hd.val().w0;
-        } else if self.k.q.val() == 1 {
-            self.word.next = self.cj.val().w1;
-        } else if self.k.q.val() == 2 {
-            self.word.next = self.cj.val().w2;
-        } else if self.k.q.val() == 3 {
-            self.word.next = self.cj.val().w3;
-        } else if self.k.q.val() == 4 {
-            self.word.next = self.cj.val().w4;
+            self.kk.next = 0.into();
+        }
+        self.srec.next.conn = self.m.val().conn;
+        self.srec.next.buf = self.m.val().buf;
+        self.srec.next.pooled = self.m.val().pooled;
+        self.srec.next.cpl_v = self.m.val().cpl_v;
+        self.srec.next.cpl = self.m.val().cpl;
+        self.word.next = self.m.val().w0;
+        if self.kk.val() == 1 {
+            self.word.next = self.hd.val().w1;
+        } else if self.kk.val() == 2 {
+            self.word.next = self.hd.val().w2;
+        } else if self.kk.val() == 3 {
+            self.word.next = self.hd.val().w3;
+        } else if self.kk.val() == 4 {
+            self.word.next = self.hd.val().w4;
         }
         self.last_fixed.next =
-            (self.k.q.val() + 1 == self.cj.val().nwords) & (self.cj.val().pay_len == 0);
-        if self.first.val() {
-            self.last_fixed.next = (self.hd.val().nwords == 1) & (self.hd.val().pay_len == 0);
-        }
+            (self.kk.val() + 1 == self.m.val().nwords) & (self.m.val().pay_len == 0);
         self.beat_v.next = false;
         self.beat_last.next = false;
-        self.jobs.pop.next = false;
         self.sents.push.next = false;
         self.sents.push_data.next = self.srec.val();
         if self.load.val() & self.src_v.val() {
-            self.jobs.pop.next = self.first.val();
             self.cur_v.d.next = true;
             if self.first.val() {
-                self.cur.d.next = self.hd.val();
                 self.k.d.next = 0.into();
-                self.req_due.d.next = self.hd.val().pay_len != 0;
+                self.req_due.d.next = self.m.val().pay_len != 0;
             }
-            if self.first.val() | (self.k.q.val() < self.cj.val().nwords) {
+            if self.kk.val() < self.m.val().nwords {
                 if !self.last_fixed.val() | self.sents.can_push.val() {
                     self.beat_v.next = true;
                     self.beat_last.next = self.last_fixed.val();
                     self.out_data.d.next = self.word.val();
                     self.out_keep.d.next = 0xFF.into();
-                    self.k.d.next = self.k.q.val() + 1;
-                    if self.first.val() {
-                        self.k.d.next = 1.into();
-                    }
+                    self.k.d.next = self.kk.val() + 1;
                 }
             } else if self.rdd_valid.val() & self.dma_ready.val() {
                 self.beat_v.next = true;
@@ -243,6 +237,10 @@ impl Logic for Builder {
                 }
             }
         }
+        // A job leaves the FIFO with its last beat; one whose only beat bypassed it never
+        // enters.
+        self.jobs.pop.next = self.sents.push.val() & !self.bypass.val();
+        self.jobs.push.next = self.job_push.val() & !(self.sents.push.val() & self.bypass.val());
         if self.reset.val() {
             self.cur_v.d.next = false;
             self.req_due.d.next = false;

@@ -535,13 +535,13 @@ impl SequencerModel {
             .then_some(self.v_oslot)
     }
 
-    /// The op whose completion request leaves now, if the output can take it.
+    /// The lowest op that is done: the one whose completion request goes out next.
     fn cpl_pick(&self) -> Option<usize> {
         lowest(self.ops[..self.p.ops as usize].iter().map(|o| o.st == ost::DONE))
     }
 
     /// The completion request of op `s` (its byte count 0 unless its status is 0).
-    fn cpl_of(&self, s: usize) -> CplRec {
+    fn cpl_rec(&self, s: usize) -> CplRec {
         let o = &self.ops[s];
         CplRec {
             conn: o.conn,
@@ -556,7 +556,7 @@ impl SequencerModel {
     /// while the holding register is empty), else the last one held, not valid.
     fn cpl_out(&self) -> (bool, CplRec) {
         match (self.cpl_v, self.cpl_pick()) {
-            (false, Some(s)) => (true, self.cpl_of(s)),
+            (false, Some(s)) => (true, self.cpl_rec(s)),
             (v, _) => (v, self.cpl),
         }
     }
@@ -698,7 +698,7 @@ impl CycleModel for SequencerModel {
         let cpl_sel = q.cpl_pick();
         let cpl_fire = cpl_sel.is_some() && (!q.cpl_v || i.m_axis_cpl_tready);
         if let (true, Some(s)) = (cpl_fire, cpl_sel) {
-            self.cpl = q.cpl_of(s);
+            self.cpl = q.cpl_rec(s);
             // Held unless it passed straight through (the register empty, the output ready).
             self.cpl_v = q.cpl_v || !i.m_axis_cpl_tready;
             ev[2] = event(&[(cnt::ABORTED, q.ops[s].status == fault::ABORTED)]);

@@ -10,8 +10,10 @@
 //! send buffer can be freed, and the send it finishes completed: its bytes are read).
 //!
 //! Timing: one output register; back-to-back messages with no idle beat between them when
-//! host memory keeps up. `s_axis_dmard_tready` is combinational from `m_axis_tx_tready`
-//! (a ready-to-ready path, no valid depends on it).
+//! host memory keeps up. A job pushed into an idle builder (no job held, output free) has
+//! its first beat loaded at the edge that pushes it: on `m_axis_tx_*` in the next cycle.
+//! `s_axis_dmard_tready` is combinational from `m_axis_tx_tready` (a ready-to-ready path, no
+//! valid depends on it).
 
 use crate::blocks::widgets::Fifo;
 use crate::host::Completion;
@@ -45,9 +47,9 @@ pub struct Sent {
     pub cpl: Option<Completion>,
 }
 
+/// The progress of the message in progress: the job FIFO's head.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cur {
-    pub job: TxJob,
     /// Next fixed word.
     pub k: u8,
     /// The payload read is still to be asked for.
@@ -56,6 +58,8 @@ pub struct Cur {
 
 #[derive(Clone, Debug)]
 pub struct Builder {
+    /// The jobs: the message in progress (while `cur` is set) at the head, then those
+    /// waiting. A job leaves when its last beat is loaded, so no register copies it.
     pub jobs: Fifo<TxJob>,
     pub sent: Fifo<Sent>,
     pub cur: Option<Cur>,
@@ -74,7 +78,7 @@ impl Default for Builder {
 impl Builder {
     pub fn new() -> Self {
         Builder {
-            jobs: Fifo::new(JOB_FIFO),
+            jobs: Fifo::new(JOB_FIFO + 1),
             sent: Fifo::new(SENT_FIFO),
             cur: None,
             out: None,
@@ -82,9 +86,14 @@ impl Builder {
         }
     }
 
+    /// The message in progress, if one is.
+    fn in_progress(&self) -> Option<(TxJob, Cur)> {
+        self.jobs.head().copied().zip(self.cur)
+    }
+
     /// The host memory read request offered: address and length.
     pub fn dma_req(&self) -> Option<(u64, u32)> {
-        self.cur.filter(|c| c.req_due).map(|c| (c.job.pay_addr, c.job.pay_len))
+        self.in_progress().filter(|(_, c)| c.req_due).map(|(j, _)| (j.pay_addr, j.pay_len))
     }
 
     fn can_load(&self, i: &EngineIn) -> bool {
@@ -93,11 +102,14 @@ impl Builder {
 
     /// `s_axis_dmard_tready`: a payload beat is wanted and has somewhere to go.
     pub fn dma_ready(&self, i: &EngineIn) -> bool {
-        self.cur.is_some_and(|c| c.k == c.job.nwords)
+        self.in_progress().is_some_and(|(j, c)| c.k == j.nwords)
             && self.can_load(i)
             && (!i.s_axis_dmard_tlast || self.sent.can_push())
     }
 
+    /// A cycle. A job pushed while the FIFO is empty and the output can load gives its first
+    /// beat at the same edge (it bypasses the FIFO's read: the FIFO still takes it, unless
+    /// that beat is its last).
     pub fn clock(&mut self, i: &EngineIn, push: Option<TxJob>, sent_pop: bool) {
         let load = self.can_load(i);
         if self.out.is_some() && i.m_axis_tx_tready {
@@ -111,50 +123,57 @@ impl Builder {
             c.req_due = false;
         }
         let mut pop = false;
+        let mut push = push;
         let mut sent = None;
-        if load {
-            let mut cur = self.cur.or_else(|| {
-                self.jobs.head().map(|&job| {
-                    pop = true;
-                    Cur { job, k: 0, req_due: false }
-                })
-            });
-            if let Some(c) = &mut cur {
-                let first = pop;
-                let beat = if c.k < c.job.nwords {
-                    let last = c.k + 1 == c.job.nwords && c.job.pay_len == 0;
-                    if last && !self.sent.can_push() {
-                        None
-                    } else {
-                        let w = c.job.words[c.k as usize];
-                        c.k += 1;
-                        Some(Beat { data: w, keep: 0xFF, last })
-                    }
-                } else if i.s_axis_dmard_tvalid && dma_ready {
-                    Some(Beat {
-                        data: i.s_axis_dmard_tdata,
-                        keep: i.s_axis_dmard_tkeep,
-                        last: i.s_axis_dmard_tlast,
-                    })
-                } else {
+        // The message a beat comes from: the one in progress, else the head, else the job
+        // pushed now.
+        let src = match (self.cur, self.jobs.head()) {
+            (Some(c), Some(&j)) => Some((j, c, false)),
+            (None, Some(&j)) => Some((j, Cur { k: 0, req_due: false }, true)),
+            (None, None) => push.map(|j| (j, Cur { k: 0, req_due: false }, true)),
+            (Some(_), None) => unreachable!("a message in progress is the FIFO's head"),
+        };
+        if load && let Some((job, mut c, first)) = src {
+            let bypass = self.jobs.is_empty();
+            let beat = if c.k < job.nwords {
+                let last = c.k + 1 == job.nwords && job.pay_len == 0;
+                if last && !self.sent.can_push() {
                     None
-                };
-                if first {
-                    c.req_due = c.job.pay_len > 0;
+                } else {
+                    let w = job.words[c.k as usize];
+                    c.k += 1;
+                    Some(Beat { data: w, keep: 0xFF, last })
                 }
-                if let Some(b) = beat {
-                    self.out = Some((c.job.conn, b));
-                    if b.last {
-                        sent = Some(Sent {
-                            conn: c.job.conn,
-                            buf: c.job.buf,
-                            pooled: c.job.pooled,
-                            cpl: c.job.cpl,
-                        });
-                        self.messages += 1;
+            } else if i.s_axis_dmard_tvalid && dma_ready {
+                Some(Beat {
+                    data: i.s_axis_dmard_tdata,
+                    keep: i.s_axis_dmard_tkeep,
+                    last: i.s_axis_dmard_tlast,
+                })
+            } else {
+                None
+            };
+            if first {
+                c.req_due = job.pay_len > 0;
+            }
+            self.cur = Some(c);
+            if let Some(b) = beat {
+                self.out = Some((job.conn, b));
+                if b.last {
+                    sent = Some(Sent {
+                        conn: job.conn,
+                        buf: job.buf,
+                        pooled: job.pooled,
+                        cpl: job.cpl,
+                    });
+                    self.messages += 1;
+                    self.cur = None;
+                    if bypass {
+                        push = None;
+                    } else {
+                        pop = true;
                     }
                 }
-                self.cur = if sent.is_some() { None } else { Some(*c) };
             }
         }
         self.jobs.clock(pop, push);
