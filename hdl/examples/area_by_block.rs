@@ -43,8 +43,16 @@ fn main() {
         match synth_xilinx(&dir, name, &v) {
             Ok(s) => println!(
                 "flattened (as `sanswitch generate`): {} LUTs, {} FFs, {} LUT-RAM cells ({} LUT \
-                 sites with the LUTs), {} LUT levels\ncells: {:?}\ndeepest path: {:#?}",
-                s.luts, s.ffs, s.lutram, s.lut_sites, s.lut_levels, s.cells, s.deepest_path
+                 sites with the LUTs), {} LUT levels\ncells: {:?}\nLUTs by LUT level (1 \
+                 first): {:?}\ndeepest path: {:#?}",
+                s.luts,
+                s.ffs,
+                s.lutram,
+                s.lut_sites,
+                s.lut_levels,
+                s.cells,
+                s.luts_by_level,
+                s.deepest_path
             ),
             Err(e) => eprintln!("flattened synthesis failed: {e}"),
         }

@@ -36,6 +36,10 @@ pub struct SynthStats {
     pub cells: BTreeMapU64,
     /// The cells of the deepest LUT path, from its start, as `type name`.
     pub deepest_path: Vec<String>,
+    /// LUTs (and LUT-RAM read ports) by their LUT level, index 0 the first level: how many
+    /// cells a path as deep as each level reaches, so how much logic a cut at a level
+    /// would have to move (the deepest path is one of `luts_by_level[lut_levels - 1]`).
+    pub luts_by_level: Vec<u32>,
 }
 
 /// Cell counts by type.
@@ -326,6 +330,13 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
         }
         s.lut_levels = s.lut_levels.max(d.0);
         s.logic_levels = s.logic_levels.max(d.1);
+        if d.0 > 0 && (list[i].0.starts_with("LUT") || is_lutram(list[i].0)) {
+            let l = d.0 as usize - 1;
+            if s.luts_by_level.len() <= l {
+                s.luts_by_level.resize(l + 1, 0);
+            }
+            s.luts_by_level[l] += 1;
+        }
     }
     // Walk back from the deepest cell along the deepest input.
     let mut cur = deepest;
@@ -387,6 +398,8 @@ mod tests {
         };
         // Three LUTs into ADDRA, the RAM's read, one LUT after it.
         assert_eq!(analyse(&net("ADDRA"), "t").unwrap().lut_levels, 5);
+        // By level: the first LUT and the unaddressed DOD port, then one each.
+        assert_eq!(analyse(&net("ADDRA"), "t").unwrap().luts_by_level, [2, 1, 1, 1, 1]);
         // Three LUTs into ADDRD end at the RAM (DOD unread); DOA starts a path of two.
         assert_eq!(analyse(&net("ADDRD"), "t").unwrap().lut_levels, 4);
         assert!(lutram_read_address_of("DOB", "ADDRB"));

@@ -5,14 +5,15 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::{Bits, Block, simulate};
-use sanswitch_hdl::engine::controller::PumpStep;
-use sanswitch_hdl::engine::records::{ConnWord, SqEnt};
+use sanswitch_hdl::engine::controller::{PumpStep, SendEntry};
+use sanswitch_hdl::engine::records::{CmdRec, ConnWord, SqEnt};
 use sanswitch_hdl::rhsim;
 use sanswitch_hdl::widgets::{CounterBank, Fifo, LutFifo, SkidBuffer};
 use sanswitch_model::blocks::widgets::counter_bank::{CounterBankIn, CounterBankOut};
 use sanswitch_model::blocks::widgets::fifo::{FifoIn, FifoOut};
 use sanswitch_model::blocks::widgets::skid::{SkidIn, SkidOut};
 use sanswitch_model::blocks::widgets::{self as model};
+use sanswitch_model::host::Opcode;
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::ports::{CycleModel, Stimulus};
 
@@ -211,7 +212,7 @@ fn pump_step_oracle(cw: &ConnWord, sq: &SqEnt, thresh: u64) -> &'static str {
 fn pump_step_follows_the_models_order() {
     let p = EngineParams::default();
     let thresh = p.rdma_threshold as u64;
-    let mut uut = PumpStep::new(&p);
+    let mut uut = PumpStep::default();
     uut.connect_all();
     let mut r = ChaCha8Rng::seed_from_u64(17);
     let mut seen = std::collections::BTreeMap::<&str, u32>::new();
@@ -242,13 +243,15 @@ fn pump_step_follows_the_models_order() {
             cw.rx_due = 0.into();
             cw.tx_due = false;
         }
+        let len = thresh + r.gen_range(0..3u64) - 1
+            + [0, r.gen_range(0..1_000_000u64)][r.gen_range(0..2)];
         let sq = SqEnt {
             tag: (r.r#gen::<u32>() as u64).into(),
             addr: r.r#gen::<u64>().into(),
-            len: (thresh + r.gen_range(0..3u64) - 1
-                + [0, r.gen_range(0..1_000_000u64)][r.gen_range(0..2)])
-            .into(),
+            len: len.into(),
             urgent: r.gen_bool(0.2),
+            // As `SendEntry` makes it (its own test below).
+            big: len > thresh,
         };
         let want = pump_step_oracle(&cw, &sq, thresh);
         assert_eq!(pump_steps(&mut uut, cw, sq), [want], "case {i}: word {cw:?}, send {sq:?}");
@@ -258,10 +261,8 @@ fn pump_step_follows_the_models_order() {
     // The zero-copy threshold at its boundary and one past it, and what keeps a long send
     // on the copy path (urgent, or already started by Data messages).
     let mut cw = ConnWord { st: 4.into(), sq_n: 1.into(), ..Default::default() };
-    let mut sq = SqEnt { len: thresh.into(), ..Default::default() };
-    assert_eq!(pump_steps(&mut uut, cw, sq), ["data"], "a send of the threshold's length");
-    sq.len = (thresh + 1).into();
-    assert_eq!(pump_steps(&mut uut, cw, sq), ["zcopy"], "one byte past the threshold");
+    let mut sq = SqEnt { len: (thresh + 1).into(), big: true, ..Default::default() };
+    assert_eq!(pump_steps(&mut uut, cw, sq), ["zcopy"], "a send past the threshold");
     sq.urgent = true;
     assert_eq!(pump_steps(&mut uut, cw, sq), ["data"], "urgent data never goes zero-copy");
     sq.urgent = false;
@@ -269,6 +270,43 @@ fn pump_step_follows_the_models_order() {
     assert_eq!(pump_steps(&mut uut, cw, sq), ["data"], "a send already started by Data");
     cw.tx_x = 1.into();
     assert_eq!(pump_steps(&mut uut, cw, sq), ["zcopy"], "a transfer under way");
+}
+
+#[test]
+fn a_send_entry_goes_zero_copy_one_byte_past_the_threshold() {
+    let p = EngineParams::default();
+    let thresh = p.rdma_threshold as u64;
+    let mut uut = SendEntry::new(&p);
+    uut.connect_all();
+    let mut entry = |len: u64, opcode: u64| {
+        let cmd = CmdRec {
+            opcode: opcode.into(),
+            tag: 7.into(),
+            addr: 0x1234_5678_9abc.into(),
+            len: len.into(),
+            ..Default::default()
+        };
+        uut.cmd.next = cmd;
+        assert!(simulate(&mut uut, 100), "SendEntry settles");
+        let e = uut.ent.val();
+        assert_eq!((e.tag, e.addr, e.len), (cmd.tag, cmd.addr, cmd.len), "the command's fields");
+        (e.big, e.urgent)
+    };
+    let send = Opcode::Send.code() as u64;
+    let urgent = Opcode::SendUrgent.code() as u64;
+    assert_eq!(entry(0, send), (false, false));
+    assert_eq!(entry(thresh, send), (false, false), "the threshold's length: copy");
+    assert_eq!(entry(thresh + 1, send), (true, false), "one byte past it: zero-copy");
+    assert_eq!(entry(u32::MAX as u64, urgent), (true, true), "urgent is the pump's to refuse");
+    // An engine without the zero-copy paths (threshold `u32::MAX`) never marks one.
+    let mut p = p;
+    p.rdma_threshold = u32::MAX;
+    let mut none = SendEntry::new(&p);
+    none.connect_all();
+    none.cmd.next =
+        CmdRec { opcode: send.into(), len: (u32::MAX as u64).into(), ..Default::default() };
+    assert!(simulate(&mut none, 100));
+    assert!(!none.ent.val().big);
 }
 
 /// The steps `PumpStep` sets for a word and a send-queue head, settled.

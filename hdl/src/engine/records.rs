@@ -75,6 +75,9 @@ pub struct SqEnt {
     pub addr: Bits<64>,
     pub len: Bits<32>,
     pub urgent: Bit,
+    /// `len` is above the zero-copy threshold: compared as the send is queued, so the
+    /// pump's choice after the queue RAM's read is this bit, not a 32-bit compare.
+    pub big: Bit,
 }
 
 /// A posted receive (the model's `controller::RqEnt`).

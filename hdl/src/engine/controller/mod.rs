@@ -13,7 +13,8 @@
 //!   chosen by [`CtlPick`] (`pick.rs`: priority, then a round-robin pump over the
 //!   connections' work bits, which it keeps);
 //! - [`CtlState`] (`state.rs`): the state RAMs, a word per connection and the send, receive
-//!   and held-payload queues' entries ([`CtlQueues`], `queues.rs`), written Free after
+//!   and held-payload queues' entries ([`CtlQueues`], `queues.rs`; a send's entry made by
+//!   [`SendEntry`], `send_entry.rs`), written Free after
 //!   reset by [`CtlSweep`] (`sweep.rs`);
 //! - [`CtlFlush`] (`flush.rs`): a flush's step, one completion per cycle;
 //! - [`CtlDecide`] (`decide.rs`): the decision on the event in hand and the registers that
@@ -77,6 +78,7 @@ mod pump_step;
 mod queues;
 mod recv;
 mod rx;
+mod send_entry;
 mod seq_cmd;
 mod session;
 mod start;
@@ -103,6 +105,7 @@ pub use pump_step::PumpStep;
 pub use queues::CtlQueues;
 pub use recv::CtlRecv;
 pub use rx::CtlRx;
+pub use send_entry::SendEntry;
 pub use seq_cmd::CtlSeqCmd;
 pub use session::CtlSession;
 pub use start::CtlStart;

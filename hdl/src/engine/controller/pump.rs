@@ -14,7 +14,6 @@
 //! - `zpump` (out): the step is a zero-copy one.
 
 use rust_hdl::prelude::*;
-use sanswitch_model::params::EngineParams;
 
 use super::super::records::{Act, ConnWord, CplRec, DlvJob, Fx, HeldEnt, PoolReq, RqEnt, SqEnt};
 use super::PumpStep;
@@ -42,12 +41,9 @@ pub struct CtlPump {
     a: Signal<Local, Act>,
     req: Signal<Local, PoolReq>,
     n: Signal<Local, Bits<32>>,
-}
-
-impl CtlPump {
-    pub fn new(p: &EngineParams) -> Self {
-        CtlPump { step: PumpStep::new(p), ..Default::default() }
-    }
+    /// The head held buffer's bytes not yet delivered, and whether they fit the head receive.
+    hleft: Signal<Local, Bits<32>>,
+    fits: Signal<Local, Bit>,
 }
 
 impl Logic for CtlPump {
@@ -64,9 +60,13 @@ impl Logic for CtlPump {
         self.zpump.next = false;
         self.dlv_v.next = false;
         self.cpl_v.next = false;
-        // The delivery: as much of the head held buffer as the head receive takes.
-        self.n.next = self.held_f.val().len - self.cw.val().held_off;
-        if self.rq_f.val().len < self.n.val() {
+        // The delivery: as much of the head held buffer as the head receive takes. The
+        // buffer's bytes end with it exactly when they fit (`held_off + n == len` is
+        // `n == len - held_off`): the compare itself, not a sum after it.
+        self.hleft.next = self.held_f.val().len - self.cw.val().held_off;
+        self.fits.next = self.rq_f.val().len >= self.hleft.val();
+        self.n.next = self.hleft.val();
+        if !self.fits.val() {
             self.n.next = self.rq_f.val().len;
         }
         self.dlv.next.conn = self.conn.val();
@@ -75,7 +75,7 @@ impl Logic for CtlPump {
         self.dlv.next.len = self.n.val();
         self.dlv.next.addr = self.rq_f.val().addr;
         self.dlv.next.urgent = self.held_f.val().urgent;
-        self.dlv.next.last_of_buf = self.cw.val().held_off + self.n.val() == self.held_f.val().len;
+        self.dlv.next.last_of_buf = self.fits.val();
         self.dlv.next.land = self.cw.val().held_land;
         // The EOF.
         self.cpl.next.tag = self.rq_f.val().tag;

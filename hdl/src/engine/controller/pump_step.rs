@@ -16,10 +16,8 @@
 //!   is set.
 
 use rust_hdl::prelude::*;
-use sanswitch_model::params::EngineParams;
 
 use super::super::records::{ConnWord, SqEnt};
-use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
 pub struct PumpStep {
@@ -33,18 +31,10 @@ pub struct PumpStep {
     pub zcopy: Signal<Out, Bit>,
     pub data: Signal<Out, Bit>,
     pub tail: Signal<Out, Bit>,
-    /// Sends longer than this go zero-copy (`u32::MAX`: none does).
-    k_thresh: Param<Bits<32>>,
     /// A receive is posted and free to take data (nothing being delivered, not aborted).
     rx_free: Signal<Local, Bit>,
     /// The head send goes zero-copy (not yet started: `sent` 0; never an urgent one).
     zc_send: Signal<Local, Bit>,
-}
-
-impl PumpStep {
-    pub fn new(p: &EngineParams) -> Self {
-        PumpStep { k_thresh: param(p.rdma_threshold as u64), ..Default::default() }
-    }
 }
 
 impl Logic for PumpStep {
@@ -52,9 +42,8 @@ impl Logic for PumpStep {
     fn update(&mut self) {
         self.rx_free.next =
             !self.cw.val().dlv_busy & (self.cw.val().rq_n != 0) & (self.cw.val().st != 6);
-        self.zc_send.next = (self.cw.val().sent == 0)
-            & !self.sq_f.val().urgent
-            & (self.sq_f.val().len > self.k_thresh.val());
+        self.zc_send.next =
+            (self.cw.val().sent == 0) & !self.sq_f.val().urgent & self.sq_f.val().big;
         self.flush.next = false;
         self.deliver.next = false;
         self.eof.next = false;

@@ -18,6 +18,7 @@ use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 use super::super::records::{CmdRec, ConnWord, HeldEnt, RqEnt, SqEnt};
+use super::SendEntry;
 use crate::widgets::{Param, Ram, param};
 
 #[derive(LogicBlock, Default)]
@@ -42,8 +43,9 @@ pub struct CtlQueues {
     k_q_mask: Param<Bits<16>>,
     k_h_shift: Param<Bits<16>>,
     k_h_mask: Param<Bits<16>>,
-    /// The entries a send or receive command appends: the command's own fields.
-    sq_w: Signal<Local, SqEnt>,
+    /// The entries a send or receive command appends: the command's own fields (a send's
+    /// with its zero-copy bit).
+    send: SendEntry,
     rq_w: Signal<Local, RqEnt>,
 }
 
@@ -60,6 +62,7 @@ impl CtlQueues {
             k_q_mask: param(qd as u64 - 1),
             k_h_shift: param(hd.trailing_zeros() as u64),
             k_h_mask: param(hd as u64 - 1),
+            send: SendEntry::new(p),
             ..Default::default()
         }
     }
@@ -89,11 +92,8 @@ impl Logic for CtlQueues {
             << self.k_q_shift.val())
             | (bit_cast::<16, 4>(self.wr.val().sq_head + bit_cast::<4, 5>(self.wr.val().sq_n) - 1)
                 & self.k_q_mask.val());
-        self.sq_w.next.tag = self.cmd.val().tag;
-        self.sq_w.next.addr = self.cmd.val().addr;
-        self.sq_w.next.len = self.cmd.val().len;
-        self.sq_w.next.urgent = self.cmd.val().opcode == 5;
-        self.sq_ram.write_data.next = self.sq_w.val();
+        self.send.cmd.next = self.cmd.val();
+        self.sq_ram.write_data.next = self.send.ent.val();
         self.rq_ram.write_enable.next = self.rq_we.val();
         self.rq_ram.write_address.next = (bit_cast::<16, 8>(self.wr_conn.val())
             << self.k_q_shift.val())

@@ -81,7 +81,7 @@ impl CtlStart {
         CtlStart {
             rx: CtlRx::new(),
             on_cmd: CtlCmd::new(p),
-            pump: CtlPump::new(p),
+            pump: CtlPump::default(),
             k_conns: param(p.connections as u64),
             k_connreset: wsa(WsaError::ConnReset),
             k_connrefused: wsa(WsaError::ConnRefused),

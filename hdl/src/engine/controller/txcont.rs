@@ -51,6 +51,12 @@ pub struct CtlTxCont {
     left: Signal<Local, Bits<32>>,
     n: Signal<Local, Bits<32>>,
     last: Signal<Local, Bit>,
+    /// `room + header`, the message length when the payload fills the room.
+    room_h: Signal<Local, Bits<32>>,
+    /// `left + header`, the message length when the payload is the rest of the send.
+    left_h: Signal<Local, Bits<32>>,
+    /// `sent + room`, the bytes sent after a message that fills the room.
+    sent_room: Signal<Local, Bits<32>>,
 }
 
 impl CtlTxCont {
@@ -77,15 +83,22 @@ impl Logic for CtlTxCont {
         self.mid.next = self.k_mid_data.val();
         self.mflags.next = 0.into();
         self.room.next = 0.into();
+        self.room_h.next = self.k_hdr_len.val();
         if self.ci.val().peer_buf > self.k_hdr_len.val() {
             self.room.next = self.ci.val().peer_buf - self.k_hdr_len.val();
+            self.room_h.next = self.ci.val().peer_buf;
         }
+        // The message's payload: the rest of the send if it fits the room, else the room.
+        // Every result is chosen by the one compare, from sums made beside it (not after
+        // it): `sent + n == len` is `n == left`, which is the compare itself.
         self.left.next = self.sq_f.val().len - self.ci.val().sent;
-        self.n.next = self.left.val();
-        if self.room.val() < self.left.val() {
-            self.n.next = self.room.val();
+        self.left_h.next = self.left.val() + self.k_hdr_len.val();
+        self.sent_room.next = self.ci.val().sent + self.room.val();
+        self.last.next = self.room.val() >= self.left.val();
+        self.n.next = self.room.val();
+        if self.last.val() {
+            self.n.next = self.left.val();
         }
-        self.last.next = self.ci.val().sent + self.n.val() == self.sq_f.val().len;
         self.mlen.next = self.k_hdr_len.val();
         self.pay_addr.next = 0.into();
         self.pay_len.next = 0.into();
@@ -112,9 +125,10 @@ impl Logic for CtlTxCont {
                 if self.sq_f.val().urgent {
                     self.mflags.next = self.k_flag_urgent.val();
                 }
-                self.mlen.next = self.n.val() + self.k_hdr_len.val();
-                self.c.next.sent = self.ci.val().sent + self.n.val();
+                self.mlen.next = self.room_h.val();
+                self.c.next.sent = self.sent_room.val();
                 if self.last.val() {
+                    self.mlen.next = self.left_h.val();
                     self.c.next.sq_head = self.ci.val().sq_head + 1;
                     self.c.next.sq_n = self.ci.val().sq_n - 1;
                     self.c.next.sent = 0.into();

@@ -71,7 +71,7 @@ impl CtlZSeq {
         CtlZSeq {
             k_read: Param::new(p.rdma_read),
             k_nobufs: wsa(WsaError::NoBufs),
-            pump: PumpStep::new(p),
+            pump: PumpStep::default(),
             ..Default::default()
         }
     }
