@@ -107,7 +107,11 @@ pub struct ConnWord {
     pub wait_v: Bit,
     pub wait_tag: Bits<32>,
     pub wait_op: Bits<8>,
-    pub peer_buf: Bits<32>,
+    /// What a Data message's payload may fill of one of the peer's receive buffers (the
+    /// buffer size from Hello, less a Data message's fixed bytes; 0 if it holds no more).
+    /// Kept in place of the size so the send path's length compares start at the word:
+    /// every use of the size subtracts at least that much.
+    pub peer_room: Bits<32>,
     pub peer_read: Bit,
     pub shut: Bit,
     pub fin_sent: Bit,

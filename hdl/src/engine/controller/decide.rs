@@ -5,10 +5,12 @@
 //! into the event's registers when the controller says the decision is taken.
 //!
 //! # Ports
-//! - `phase` (in): the controller's phase (1 Decide: a first decision; 2 Pool, 5 Seq: an
-//!   answer's).
+//! - `at` (in): the controller's phase one-hot (bit 1 Decide: a first decision; bits 2
+//!   Pool, 5 Seq: an answer's).
 //! - `ev` (in): the event in hand (`CtlEvent`'s registers).
-//! - `cw` (in): its connection's word; `sq_f`, `rq_f`, `held_f` (in): its queues' heads.
+//! - `cw` (in): its connection's word; `sq_f`, `rq_f`, `held_f` (in): its queues' heads,
+//!   read from `cw` (a first decision's); `sq_h`, `rq_h` (in): the heads of the word in
+//!   hand (an answer's decisions).
 //! - `resp`, `rsp` (in): the pool manager's and the sequencer's answers.
 //! - `pool`, `seq` (out, combinational): the decision in hand asks the pool manager or the
 //!   sequencer next; else the event is applied.
@@ -49,10 +51,12 @@ use super::{CtlCont, CtlStart, CtlTail, CtlZSeq, CtlZStart};
 
 #[derive(LogicBlock, Default)]
 pub struct CtlDecide {
-    pub phase: Signal<In, Bits<3>>,
+    pub at: Signal<In, Bits<6>>,
     pub ev: Signal<In, EvRec>,
     pub cw: Signal<In, ConnWord>,
     pub sq_f: Signal<In, SqEnt>,
+    pub sq_h: Signal<In, SqEnt>,
+    pub rq_h: Signal<In, RqEnt>,
     pub rq_f: Signal<In, RqEnt>,
     pub held_f: Signal<In, HeldEnt>,
     pub resp: Signal<In, PoolResp>,
@@ -126,10 +130,10 @@ impl Logic for CtlDecide {
         self.start.held_f.next = self.held_f.val();
         self.cont.step.next = self.step_r.q.val();
         self.cont.w_in.next = self.w_r.q.val();
-        self.cont.sq_f.next = self.sq_f.val();
+        self.cont.sq_f.next = self.sq_h.val();
         self.cont.resp.next = self.resp.val();
         self.cont.hdr.next = self.ev.val().hdr;
-        self.cont.rq_f.next = self.rq_f.val();
+        self.cont.rq_f.next = self.rq_h.val();
         self.zstart.kind.next = self.ev.val().kind;
         self.zstart.xfer.next = self.ev.val().xfer;
         self.zstart.cw.next = self.cw.val();
@@ -137,12 +141,12 @@ impl Logic for CtlDecide {
         self.zseq.step.next = self.step_r.q.val();
         self.zseq.w_in.next = self.w_r.q.val();
         self.zseq.rsp.next = self.rsp.val();
-        self.zseq.sq_f.next = self.sq_f.val();
-        self.zseq.rq_f.next = self.rq_f.val();
+        self.zseq.sq_f.next = self.sq_h.val();
+        self.zseq.rq_f.next = self.rq_h.val();
 
-        self.tsel1.next = self.phase.val() == 1;
-        self.tsel0.next = self.phase.val() == 5;
-        if self.phase.val() == 1 {
+        self.tsel1.next = self.at.val().get_bit(1);
+        self.tsel0.next = self.at.val().get_bit(5);
+        if self.at.val().get_bit(1) {
             self.tsel0.next = (self.ev.val().kind == 7) | self.start.zpump.val();
         }
         self.w01.next = self.cont.w.val();
@@ -169,7 +173,7 @@ impl Logic for CtlDecide {
             | (self.ld_zseq.val() & (self.zseq.act.val().code == 6));
         self.fwd_w.next = self.cont.fwd_w.val();
         self.fwd_act.next = self.cont.fwd_act.val();
-        if self.phase.val() == 5 {
+        if self.at.val().get_bit(5) {
             self.fwd_w.next = self.zseq.w.val();
             self.fwd_act.next = self.zseq.act.val();
         }

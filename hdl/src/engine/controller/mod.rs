@@ -241,7 +241,7 @@ impl Logic for Controller {
 
         // The connection's state, read for the event (Decide), the flush (Flush) or the
         // connection in hand; written back in Apply and Flush.
-        self.state.phase.next = self.phases.phase.val();
+        self.state.at.next = self.phases.at.val();
         self.state.ev_conn.next = self.intake.ev.val().conn;
         self.state.fl_conn.next = self.fl_conn.q.val();
         self.state.w.next = self.w.val();
@@ -255,15 +255,17 @@ impl Logic for Controller {
         self.state.fl_word.next = self.flush.newc.val();
 
         // The decision on the event in hand, loaded in the phase that takes it.
-        self.decide.phase.next = self.phases.phase.val();
+        self.decide.at.next = self.phases.at.val();
         self.decide.ev.next = self.intake.ev.val();
         self.decide.cw.next = self.state.cw.val();
         self.decide.sq_f.next = self.state.sq_f.val();
         self.decide.rq_f.next = self.state.rq_f.val();
         self.decide.held_f.next = self.state.held_f.val();
+        self.decide.sq_h.next = self.state.sq_h.val();
+        self.decide.rq_h.next = self.state.rq_h.val();
         self.decide.resp.next = self.resp.val();
         self.decide.rsp.next = self.rsp.val();
-        self.decide.ld_start.next = self.phases.phase.val() == 1;
+        self.decide.ld_start.next = self.phases.at.val().get_bit(1);
         self.decide.ld_cont.next = self.phases.ld_cont.val();
         self.decide.ld_zseq.next = self.phases.ld_zseq.val();
         // Where a decision goes next: a pool request, a sequencer command, or Apply.
@@ -283,7 +285,7 @@ impl Logic for Controller {
         self.flush.all.next = self.fl_all.q.val();
         self.flush.err.next = self.fl_err.q.val();
         self.flush.can_push.next = self.cpl_can_push.val();
-        self.state.fl_write.next = (self.phases.phase.val() == 4) & self.flush.push.val();
+        self.state.fl_write.next = self.phases.at.val().get_bit(4) & self.flush.push.val();
 
         // Apply: the effects go out together, once every FIFO they go to has room; the
         // connection's word, queues and work bit are written (a command naming no
@@ -292,7 +294,7 @@ impl Logic for Controller {
             & (!self.decide.job_v.val() | self.job_can_push.val())
             & (!self.decide.dlv_v.val() | self.dj_can_push.val())
             & (!self.wfx.val().down | self.down_can_push.val());
-        self.applied.next = (self.phases.phase.val() == 3) & self.room.val() & self.w.val().conn_v;
+        self.applied.next = self.phases.at.val().get_bit(3) & self.room.val() & self.w.val().conn_v;
         // The phases: the event an idle controller takes, or one ending an Apply without
         // a flush takes in the same cycle; the handshakes (`CtlPhases`).
         self.phases.sweeping.next = self.state.sweeping.val();
@@ -319,15 +321,15 @@ impl Logic for Controller {
         self.adm_open.next = self.wfx.val().adm_open;
         self.adm_buf.next = self.wfx.val().adm_buf;
         self.job_push.next =
-            (self.phases.phase.val() == 3) & self.room.val() & self.decide.job_v.val();
+            self.phases.at.val().get_bit(3) & self.room.val() & self.decide.job_v.val();
         self.job.next = self.decide.job.val();
         self.dj_push.next =
-            (self.phases.phase.val() == 3) & self.room.val() & self.decide.dlv_v.val();
+            self.phases.at.val().get_bit(3) & self.room.val() & self.decide.dlv_v.val();
         self.dj.next = self.decide.dlv.val();
         self.cpl_push.next =
-            (self.phases.phase.val() == 3) & self.room.val() & self.decide.cpl_v.val();
+            self.phases.at.val().get_bit(3) & self.room.val() & self.decide.cpl_v.val();
         self.cpl.next = self.decide.cpl.val();
-        if self.phases.phase.val() == 4 {
+        if self.phases.at.val().get_bit(4) {
             // A flush: one queued command completes per cycle, with the flush's status.
             self.cpl_push.next = self.flush.push.val();
             self.cpl.next = self.flush.cpl.val();
@@ -343,8 +345,8 @@ impl Logic for Controller {
             self.seq_cmd_of.w.next = self.decide.fwd_w.val();
         }
         self.seq_cmd_of.hdr.next = self.intake.ev.val().hdr;
-        self.seq_cmd_of.sq_f.next = self.state.sq_f.val();
-        self.seq_cmd_of.rq_f.next = self.state.rq_f.val();
+        self.seq_cmd_of.sq_f.next = self.state.sq_h.val();
+        self.seq_cmd_of.rq_f.next = self.state.rq_h.val();
         self.seq_cmd.next = self.seq_cmd_of.cmd.val();
         self.take_rsp.next = self.phases.take_rsp.val();
 

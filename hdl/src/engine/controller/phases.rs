@@ -47,6 +47,9 @@
 //! - `room`, `flush`, `flush_done` (in): `Apply`'s effects can go out; they start a flush;
 //!   the flush is over.
 //! - `phase` (out, register).
+//! - `at` (out, register): the phase one-hot (bit `k` set in phase `k`, none in `Idle`), so that what
+//!   a phase selects (the state RAM's read address first of all) takes one LUT, not a
+//!   decode of `phase` and then a multiplexer.
 //! - `reset` (in): synchronous; `Idle`, nothing sent, no answer owed.
 //!
 //! Timing: `enable`, `pool_valid`, `seq_valid`, `ld_cont` and `ld_zseq` are combinational
@@ -81,7 +84,10 @@ pub struct CtlPhases {
     pub ld_zseq: Signal<Out, Bit>,
     pub take_rsp: Signal<Out, Bit>,
     pub phase: Signal<Out, Bits<3>>,
+    pub at: Signal<Out, Bits<6>>,
     ph: DFF<Bits<3>>,
+    /// `ph` one-hot, loaded at the same edges.
+    ph1h: DFF<Bits<6>>,
     /// The request to the pool manager or the sequencer has been taken; its answer is due.
     psent: DFF<Bit>,
     /// A posted sequencer command's answer is still to come.
@@ -101,8 +107,9 @@ pub struct CtlPhases {
 impl Logic for CtlPhases {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ph, psent, sowed);
+        dff_setup!(self, clock, ph, ph1h, psent, sowed);
         self.phase.next = self.ph.q.val();
+        self.at.next = self.ph1h.q.val();
         self.pool_offer.next = (self.ph.q.val() == 2) & !self.psent.q.val();
         self.seq_offer.next = (self.ph.q.val() == 5) & !self.psent.q.val();
         self.seq_valid.next = self.seq_offer.val() | self.fwd.val();
@@ -168,6 +175,19 @@ impl Logic for CtlPhases {
             self.psent.d.next = false;
             self.sowed.d.next = false;
         }
+        // Idle has no bit (bit 0 stays clear), so the one-hot powers up equal to `ph`.
+        self.ph1h.d.next = 0.into();
+        if self.ph.d.val() == 1 {
+            self.ph1h.d.next = 2.into();
+        } else if self.ph.d.val() == 2 {
+            self.ph1h.d.next = 4.into();
+        } else if self.ph.d.val() == 3 {
+            self.ph1h.d.next = 8.into();
+        } else if self.ph.d.val() == 4 {
+            self.ph1h.d.next = 16.into();
+        } else if self.ph.d.val() == 5 {
+            self.ph1h.d.next = 32.into();
+        }
     }
 }
 
@@ -218,6 +238,8 @@ mod tests {
             let mut p = CtlPhases::default();
             p.connect_all();
             let mut d = Dut(p);
+            // Powered up without a reset: the one-hot already agrees (checked in `cycle`).
+            d.cycle(I::default());
             d.cycle(I { reset: true, ..I::default() });
             d
         }
@@ -241,6 +263,11 @@ mod tests {
             p.flush.next = i.flush;
             p.flush_done.next = i.flush_done;
             assert!(simulate(p, 100), "CtlPhases settles");
+            // Every phase read from `at` is the phase: the one-hot agrees with the code
+            // in every cycle of every run, power-up included.
+            let ph = p.phase.val().index();
+            let one_hot = if ph == 0 { 0 } else { 1u64 << ph };
+            assert_eq!(p.at.val().index() as u64, one_hot, "at vs phase {ph}");
             let o = O {
                 phase: p.phase.val().index() as u8,
                 enable: p.enable.val(),

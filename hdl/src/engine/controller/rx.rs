@@ -51,6 +51,8 @@ pub struct CtlRx {
     hello_ack: Signal<Local, Bit>,
     /// The incoming message's bytes before its payload.
     fixed: Signal<Local, Bits<32>>,
+    /// A Hello's buffer size as the connection word keeps it (`ConnWord::peer_room`).
+    peer_room: Signal<Local, Bits<32>>,
     /// `WSAECONNRESET` (`WsaError::ConnReset`).
     k_connreset: Param<Bits<16>>,
 }
@@ -92,6 +94,10 @@ impl Logic for CtlRx {
         self.req.next.bufs = self.hdr.val().bufs;
         self.req.next.buf = 1.into();
         self.a.next.kbuf = self.hbuf.val();
+        self.peer_room.next = 0.into();
+        if self.ext.val().get_bits::<32>(32) > self.k_fixed_data.val() {
+            self.peer_room.next = self.ext.val().get_bits::<32>(32) - self.k_fixed_data.val();
+        }
         self.fixed.next = self.k_fixed_data.val();
         if self.hdr.val().mid == self.k_mid_large_send.val() {
             self.fixed.next = self.k_fixed_ls.val();
@@ -107,7 +113,7 @@ impl Logic for CtlRx {
             self.a.next.notify = true;
         } else if ((self.st.val() == 1) | (self.st.val() == 2)) & self.hello.val() {
             self.c.next.peer_read = self.ext.val().get_bit(8);
-            self.c.next.peer_buf = self.ext.val().get_bits::<32>(32);
+            self.c.next.peer_room = self.peer_room.val();
             self.a.next.code = 1.into();
             self.req.next.op = 0.into();
             self.req.next.a = self.cw.val().init_seq;
@@ -120,7 +126,7 @@ impl Logic for CtlRx {
                 self.a.next.notify = true;
             } else {
                 self.c.next.peer_read = self.ext.val().get_bit(8);
-                self.c.next.peer_buf = self.ext.val().get_bits::<32>(32);
+                self.c.next.peer_room = self.peer_room.val();
                 self.a.next.code = 1.into();
                 self.req.next.op = 0.into();
                 self.req.next.a = self.hdr.val().ack + 1;

@@ -55,7 +55,7 @@ impl Logic for CtlSeqCmd {
     fn update(&mut self) {
         self.c.next = self.w.val().c;
         self.inl.peer_read.next = self.c.val().peer_read;
-        self.inl.peer_buf.next = self.c.val().peer_buf;
+        self.inl.peer_room.next = self.c.val().peer_room;
         self.inl.len.next = self.sq_f.val().len;
 
         self.sc.next = self.k_zero_seq.val();

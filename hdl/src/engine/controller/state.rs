@@ -3,15 +3,18 @@
 //! applied or a flush steps, and cleared by [`CtlSweep`] after reset.
 //!
 //! # Ports
-//! - `phase` (in): the controller's phase (codes in the controller's documentation); it
-//!   names the connection read: the event's in Decide, the flush's in Flush, else the
-//!   one in hand (`w.conn`).
+//! - `at` (in): the controller's phase one-hot (bit `k` in phase `k`, codes in the
+//!   controller's documentation); it names the connection read: the flush's in Flush,
+//!   else the event's. One-hot, so the read address is one LUT of the registers.
 //! - `ev_conn`, `fl_conn`, `w` (in): the event's connection, the flush's, and the event as
 //!   handled so far (its connection, new word and pending queue appends).
-//! - `cw` (out): the word read (distributed RAM, combinational from the address).
+//! - `cw` (out): the word read (distributed RAM, combinational from the address); read in
+//!   Decide and Flush only.
 //! - `sq_f`, `rq_f`, `held_f` (out): the queue heads of the connection read, found from
-//!   `cw` in Decide and Flush and from the word in hand in Pool, Apply and Seq (whose
-//!   heads the decisions have moved).
+//!   `cw`: for Decide and Flush.
+//! - `sq_h`, `rq_h` (out): the queue heads of the word in hand (`w`), whose heads the
+//!   decisions have moved: for Pool, Apply and Seq. A second copy of the rings
+//!   ([`CtlQueues`]), so these heads do not wait for the state RAM's read.
 //! - `apply`, `word`, `cmd` (in): Apply writes `word` for `w.conn` and makes `w.pend`'s
 //!   queue appends (a send or receive from `cmd`, a held buffer from `w.pend`).
 //! - `fl_write`, `fl_word` (in): a flush step writes `fl_word` for `fl_conn`.
@@ -33,7 +36,7 @@ use crate::widgets::{Param, Ram};
 pub struct CtlState {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub phase: Signal<In, Bits<3>>,
+    pub at: Signal<In, Bits<6>>,
     pub ev_conn: Signal<In, Bits<8>>,
     pub fl_conn: Signal<In, Bits<8>>,
     pub w: Signal<In, Work>,
@@ -41,6 +44,8 @@ pub struct CtlState {
     pub sq_f: Signal<Out, SqEnt>,
     pub rq_f: Signal<Out, RqEnt>,
     pub held_f: Signal<Out, HeldEnt>,
+    pub sq_h: Signal<Out, SqEnt>,
+    pub rq_h: Signal<Out, RqEnt>,
     pub apply: Signal<In, Bit>,
     pub word: Signal<In, ConnWord>,
     pub cmd: Signal<In, CmdRec>,
@@ -75,22 +80,19 @@ impl Logic for CtlState {
         self.sweep.reset.next = self.reset.val();
         self.sweeping.next = self.sweep.active.val();
 
-        self.rd_conn.next = self.w.val().conn;
-        if self.phase.val() == 1 {
-            self.rd_conn.next = self.ev_conn.val();
-        } else if self.phase.val() == 4 {
+        self.rd_conn.next = self.ev_conn.val();
+        if self.at.val().get_bit(4) {
             self.rd_conn.next = self.fl_conn.val();
         }
         self.conn_ram.read_address.next = bit_cast::<16, 8>(self.rd_conn.val());
         self.cw.next = self.conn_ram.read_data.val();
         self.queues.rd_conn.next = self.rd_conn.val();
         self.queues.rd.next = self.conn_ram.read_data.val();
-        if (self.phase.val() == 2) | (self.phase.val() == 3) | (self.phase.val() == 5) {
-            self.queues.rd.next = self.w.val().c;
-        }
         self.sq_f.next = self.queues.sq_f.val();
         self.rq_f.next = self.queues.rq_f.val();
         self.held_f.next = self.queues.held_f.val();
+        self.sq_h.next = self.queues.sq_h.val();
+        self.rq_h.next = self.queues.rq_h.val();
 
         self.pend.next = self.w.val().pend;
         self.queues.wr_conn.next = self.w.val().conn;

@@ -82,12 +82,8 @@ impl Logic for CtlTxCont {
         self.build.next = false;
         self.mid.next = self.k_mid_data.val();
         self.mflags.next = 0.into();
-        self.room.next = 0.into();
-        self.room_h.next = self.k_hdr_len.val();
-        if self.ci.val().peer_buf > self.k_hdr_len.val() {
-            self.room.next = self.ci.val().peer_buf - self.k_hdr_len.val();
-            self.room_h.next = self.ci.val().peer_buf;
-        }
+        self.room.next = self.ci.val().peer_room;
+        self.room_h.next = self.ci.val().peer_room + self.k_hdr_len.val();
         // The message's payload: the rest of the send if it fits the room, else the room.
         // Every result is chosen by the one compare, from sums made beside it (not after
         // it): `sent + n == len` is `n == left`, which is the compare itself.

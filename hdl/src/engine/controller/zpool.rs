@@ -100,7 +100,7 @@ impl Logic for CtlZPool {
             self.mflags.next = self.k_flag_desc.val();
         }
         self.inl.peer_read.next = self.ci.val().peer_read;
-        self.inl.peer_buf.next = self.ci.val().peer_buf;
+        self.inl.peer_room.next = self.ci.val().peer_room;
         self.inl.len.next = self.sq_f.val().len;
         self.rest_rx.next = self.ci.val().rx_total - self.ci.val().rx_inline;
         self.job.next = self.k_zero_job.val();
