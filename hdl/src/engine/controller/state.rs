@@ -3,11 +3,11 @@
 //! applied or a flush steps, and cleared by [`CtlSweep`] after reset.
 //!
 //! # Ports
-//! - `at` (in): the controller's phase one-hot (bit `k` in phase `k`, codes in the
-//!   controller's documentation); it names the connection read: the flush's in Flush,
-//!   else the event's. One-hot, so the read address is one LUT of the registers.
-//! - `ev_conn`, `fl_conn`, `w` (in): the event's connection, the flush's, and the event as
-//!   handled so far (its connection, new word and pending queue appends).
+//! - `rd_conn` (in, a register): the connection read: the event's in Decide, the flush's
+//!   in Flush (the controller loads it as the one is taken or the other starts, so the
+//!   RAM's read starts at a register).
+//! - `fl_conn`, `w` (in): the flush's connection, and the event as handled so far (its
+//!   connection, new word and pending queue appends).
 //! - `cw` (out): the word read (distributed RAM, combinational from the address); read in
 //!   Decide and Flush only.
 //! - `sq_f`, `rq_f`, `held_f` (out): the queue heads of the connection read, found from
@@ -22,8 +22,9 @@
 //!   no event meanwhile).
 //! - `reset` (in): synchronous; starts the sweep.
 //!
-//! Timing: every output is combinational from the inputs and the RAMs; writes land at the
-//! edge.
+//! Timing: `cw`, `sq_f`, `rq_f` and `held_f` are combinational from the read-address
+//! register and the RAMs, `sq_h` and `rq_h` from `w` and the RAMs; the read address and
+//! the writes land at the edge.
 
 use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
@@ -36,8 +37,7 @@ use crate::widgets::{Param, Ram};
 pub struct CtlState {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub at: Signal<In, Bits<6>>,
-    pub ev_conn: Signal<In, Bits<8>>,
+    pub rd_conn: Signal<In, Bits<8>>,
     pub fl_conn: Signal<In, Bits<8>>,
     pub w: Signal<In, Work>,
     pub cw: Signal<Out, ConnWord>,
@@ -56,7 +56,6 @@ pub struct CtlState {
     conn_ram: Ram<ConnWord>,
     queues: CtlQueues,
     k_zero_word: Param<ConnWord>,
-    rd_conn: Signal<Local, Bits<8>>,
     pend: Signal<Local, Pend>,
 }
 
@@ -80,10 +79,6 @@ impl Logic for CtlState {
         self.sweep.reset.next = self.reset.val();
         self.sweeping.next = self.sweep.active.val();
 
-        self.rd_conn.next = self.ev_conn.val();
-        if self.at.val().get_bit(4) {
-            self.rd_conn.next = self.fl_conn.val();
-        }
         self.conn_ram.read_address.next = bit_cast::<16, 8>(self.rd_conn.val());
         self.cw.next = self.conn_ram.read_data.val();
         self.queues.rd_conn.next = self.rd_conn.val();
