@@ -228,6 +228,8 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
     let mut driver: HashMap<u64, usize> = HashMap::new();
     let mut list: Vec<(&str, Vec<u64>)> = Vec::new();
     let mut names: Vec<String> = Vec::new();
+    // Each cell's output bits, to name the nets a path goes through.
+    let mut outs: Vec<Vec<u64>> = Vec::new();
     for (_name, c) in cells {
         let t = c["type"].as_str().unwrap_or("");
         *s.cells.entry(t.to_string()).or_default() += 1;
@@ -271,23 +273,45 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
                     .flat_map(|(_, b)| bits_of(b))
                     .collect();
                 names.push(format!("{_name}.{out}"));
+                outs.push(bits_of(obits));
                 list.push((cells_type(c), inputs));
             }
             continue;
         }
         let idx = list.len();
         let mut inputs = Vec::new();
+        let mut obits = Vec::new();
         for (port, bits) in conns {
             if is_out(port) {
                 for b in bits_of(bits) {
                     driver.insert(b, idx);
+                    obits.push(b);
                 }
             } else {
                 inputs.extend(bits_of(bits));
             }
         }
         names.push(_name.clone());
+        outs.push(obits);
         list.push((cells_type(c), inputs));
+    }
+    // A name for each net bit the design named (the shortest, ignoring Yosys's own).
+    let mut net_name: HashMap<u64, String> = HashMap::new();
+    if let Some(nets) = m["netnames"].as_object() {
+        for (name, n) in nets {
+            if n["hide_name"].as_u64() == Some(1) {
+                continue;
+            }
+            for (k, b) in n["bits"].as_array().into_iter().flatten().enumerate() {
+                if let Some(b) = b.as_u64() {
+                    let named = format!("{name}[{k}]");
+                    let e = net_name.entry(b).or_insert_with(|| named.clone());
+                    if named.len() < e.len() {
+                        *e = named;
+                    }
+                }
+            }
+        }
     }
     // Longest path into each cell's output, memoised; sequential cells start paths.
     let mut memo: Vec<Option<(u32, u32)>> = vec![None; list.len()];
@@ -345,7 +369,11 @@ pub fn analyse(json: &str, top: &str) -> Result<SynthStats, String> {
         if !seen.insert(i) {
             break;
         }
-        s.deepest_path.push(format!("{} {}", list[i].0, names[i]));
+        // ABC's cells have made-up names; the net they drive often keeps the design's.
+        match outs[i].iter().find_map(|b| net_name.get(b)) {
+            Some(net) => s.deepest_path.push(format!("{} {} -> {net}", list[i].0, names[i])),
+            None => s.deepest_path.push(format!("{} {}", list[i].0, names[i])),
+        }
         cur = None;
         if is_seq(list[i].0) {
             break;
