@@ -8,8 +8,7 @@
 //! - `*_valid` with `sent`, `dlv`, `xfer`, `cmd`, `hdr` (records) or `ovr_conn`,
 //!   `down_conn` (in): the events waiting, each a FIFO's head or the parser's header.
 //! - `take_*` (out): the event taken this cycle, one at most (pops its FIFO).
-//! - `taken` (out): an event was taken this cycle (the controller moves to Decide);
-//!   `take_conn` (out): its connection (what `ev.conn` holds from the next cycle).
+//! - `taken` (out): an event was taken this cycle (the controller moves to Decide).
 //! - `ev` (out): the event in hand, registered: loaded at the edge after `taken` (kind and
 //!   connection always, the taken kind's record only; a pump or an overrun has none).
 //! - `set_v`, `set_conn`, `set_work` (in): Apply writes the applied connection's work bit
@@ -55,7 +54,6 @@ pub struct CtlEvent {
     pub take_cmd: Signal<Out, Bit>,
     pub take_xfer: Signal<Out, Bit>,
     pub taken: Signal<Out, Bit>,
-    pub take_conn: Signal<Out, Bits<8>>,
     pub ev: Signal<Out, EvRec>,
     pick: CtlPick,
     kind: DFF<Bits<3>>,
@@ -110,7 +108,6 @@ impl Logic for CtlEvent {
         self.take_down.next = self.pick.take_down.val();
         self.take_hdr.next = self.pick.take_hdr.val();
         self.taken.next = self.pick.any.val();
-        self.take_conn.next = self.pick.conn.val();
 
         // `CtlPick` takes nothing unless enabled, so its outputs are the loads' enables.
         if self.pick.any.val() {

@@ -182,8 +182,6 @@ pub struct Controller {
     phases: CtlPhases,
     seq_cmd_of: CtlSeqCmd,
     fl_conn: DFF<Bits<8>>,
-    /// The connection the state RAM is read for (`CtlState::rd_conn`).
-    rd_conn: DFF<Bits<8>>,
     fl_all: DFF<Bit>,
     fl_err: DFF<Bits<16>>,
     w: Signal<Local, Work>,
@@ -209,13 +207,7 @@ impl Controller {
 impl Logic for Controller {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fl_conn, fl_all, fl_err, rd_conn);
-        // The state RAM's read address: the event's connection from the edge that takes
-        // it, the flush's from the edge that starts it (below); a register, so the read
-        // starts at one.
-        if self.intake.taken.val() {
-            self.rd_conn.d.next = self.intake.take_conn.val();
-        }
+        dff_setup!(self, clock, fl_conn, fl_all, fl_err);
         clock!(self, clock, intake, state, decide, phases);
         self.intake.reset.next = self.reset.val();
         self.state.reset.next = self.reset.val();
@@ -249,7 +241,8 @@ impl Logic for Controller {
 
         // The connection's state, read for the event (Decide), the flush (Flush) or the
         // connection in hand; written back in Apply and Flush.
-        self.state.rd_conn.next = self.rd_conn.q.val();
+        // The flush's connection is its event's (`CtlState::rd_conn`).
+        self.state.rd_conn.next = self.intake.ev.val().conn;
         self.state.fl_conn.next = self.fl_conn.q.val();
         self.state.w.next = self.w.val();
         self.state.cmd.next = self.intake.ev.val().cmd;
@@ -359,7 +352,6 @@ impl Logic for Controller {
 
         // A flush's connection and kind, kept while it runs.
         if self.applied.val() & self.wfx.val().flush_v {
-            self.rd_conn.d.next = self.w.val().conn;
             self.fl_conn.d.next = self.w.val().conn;
             self.fl_all.d.next = self.wfx.val().flush_all;
             self.fl_err.d.next = self.wfx.val().flush_err;

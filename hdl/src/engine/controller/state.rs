@@ -3,9 +3,10 @@
 //! applied or a flush steps, and cleared by [`CtlSweep`] after reset.
 //!
 //! # Ports
-//! - `rd_conn` (in, a register): the connection read: the event's in Decide, the flush's
-//!   in Flush (the controller loads it as the one is taken or the other starts, so the
-//!   RAM's read starts at a register).
+//! - `rd_conn` (in, a register): the connection read, the event's (`CtlEvent`'s register):
+//!   in Decide, and in Flush, whose connection is the event's that started it (every
+//!   decision writes the connection its event names, and no event is taken while a flush
+//!   runs). A register, so the RAM's read starts at one.
 //! - `fl_conn`, `w` (in): the flush's connection, and the event as handled so far (its
 //!   connection, new word and pending queue appends).
 //! - `cw` (out): the word read (distributed RAM, combinational from the address); read in
