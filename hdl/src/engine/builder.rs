@@ -4,10 +4,13 @@
 //! # Ports
 //! - `job_push`, `job` (in) / `job_can_push` (out): the job FIFO (`JOB_FIFO + 1` entries:
 //!   the jobs waiting and the one in progress, its head). A job pushed while the FIFO is
-//!   empty and the output register free has its first beat loaded at the same edge.
+//!   empty and the output register free is on `tx_*` in the same cycle (its first beat
+//!   passes the register, unless it is the message's only beat); the next beat to show is
+//!   loaded at that edge (the second if `tx_ready` took the first, else the first).
 //! - `sent_pop` (in) / `sent_valid`, `sent` (out): the sent FIFO (`SENT_FIFO` entries).
 //! - `tx_*`: the SAN send stream (`tx_valid`, `tx_data`, `tx_keep`, `tx_last`, `tx_conn` from
-//!   the output register; `tx_ready` in).
+//!   the output register, or while it is empty from `job` and `job_push`, which come from
+//!   the controller's registers; `tx_ready` in, on no path to them).
 //! - `rd_valid`, `rd_addr`, `rd_len` (out, from registers and the job FIFO's RAM) /
 //!   `rd_ready` (in): the host memory read request of the current message's payload.
 //! - `rdd_valid`, `rdd_data`, `rdd_keep`, `rdd_last` (in) / `rdd_ready` (out): its data;
@@ -68,6 +71,8 @@ pub struct Builder {
     dma_ready: Signal<Local, Bit>,
     beat_v: Signal<Local, Bit>,
     beat_last: Signal<Local, Bit>,
+    /// The pushed job's first beat is on `tx_*` past the empty output register.
+    pass: Signal<Local, Bit>,
 }
 
 impl Default for Builder {
@@ -119,6 +124,7 @@ impl Default for Builder {
             dma_ready: Default::default(),
             beat_v: Default::default(),
             beat_last: Default::default(),
+            pass: Default::default(),
         }
     }
 }
@@ -135,12 +141,26 @@ impl Logic for Builder {
         self.sents.pop.next = self.sent_pop.val();
         self.sent_valid.next = self.sents.valid.val();
         self.sent.next = self.sents.head.val();
-        // Outputs show zero when not valid (as the model's do).
-        self.tx_valid.next = self.out_v.q.val();
+        // Outputs show zero when not valid (as the model's do). A job pushed into an idle
+        // builder passes the output register with its first beat: a cycle sooner from the
+        // controller's decision to the SAN, on no path from `tx_ready`. A message's only
+        // beat does not pass: its sent record would need the sent FIFO's room here too.
+        self.pass.next = !self.out_v.q.val()
+            & !self.jobs.valid.val()
+            & self.job_push.val()
+            & (self.job.val().nwords != 0)
+            & !((self.job.val().nwords == 1) & (self.job.val().pay_len == 0))
+            & !self.reset.val();
+        self.tx_valid.next = self.out_v.q.val() | self.pass.val();
         self.tx_data.next = 0.into();
         self.tx_keep.next = 0.into();
         self.tx_last.next = false;
         self.tx_conn.next = 0.into();
+        if self.pass.val() {
+            self.tx_data.next = self.job.val().w0;
+            self.tx_keep.next = 0xFF.into();
+            self.tx_conn.next = self.job.val().conn;
+        }
         if self.out_v.q.val() {
             self.tx_data.next = self.out_data.q.val();
             self.tx_keep.next = self.out_keep.q.val();
@@ -182,9 +202,14 @@ impl Logic for Builder {
         if self.bypass.val() {
             self.m.next = self.job.val();
         }
+        // A first beat taken as it passed leaves the second to load (from the pushed job:
+        // the FIFO is empty, so `m` is it).
         self.kk.next = self.k.q.val();
         if self.first.val() {
             self.kk.next = 0.into();
+            if self.pass.val() & self.tx_ready.val() {
+                self.kk.next = 1.into();
+            }
         }
         self.srec.next.conn = self.m.val().conn;
         self.srec.next.buf = self.m.val().buf;
@@ -193,7 +218,7 @@ impl Logic for Builder {
         self.srec.next.cpl = self.m.val().cpl;
         self.word.next = self.m.val().w0;
         if self.kk.val() == 1 {
-            self.word.next = self.hd.val().w1;
+            self.word.next = self.m.val().w1;
         } else if self.kk.val() == 2 {
             self.word.next = self.hd.val().w2;
         } else if self.kk.val() == 3 {
@@ -210,7 +235,7 @@ impl Logic for Builder {
         if self.load.val() & self.src_v.val() {
             self.cur_v.d.next = true;
             if self.first.val() {
-                self.k.d.next = 0.into();
+                self.k.d.next = self.kk.val();
                 self.req_due.d.next = self.m.val().pay_len != 0;
             }
             if self.kk.val() < self.m.val().nwords {

@@ -10,8 +10,13 @@
 //! send buffer can be freed, and the send it finishes completed: its bytes are read).
 //!
 //! Timing: one output register; back-to-back messages with no idle beat between them when
-//! host memory keeps up. A job pushed into an idle builder (no job held, output free) has
-//! its first beat loaded at the edge that pushes it: on `m_axis_tx_*` in the next cycle.
+//! host memory keeps up. A job pushed into an idle builder (no job held, output register
+//! empty) is on `m_axis_tx_*` in the cycle that pushes it: its first beat passes the output
+//! register ([`Builder::pass`]), combinational from the controller's registers (the job and
+//! the push, which depend on no input of this cycle); taken there, its second beat is
+//! loaded at that edge, else its first, so a beat once shown stays until it is taken. A
+//! message whose only beat is its first does not pass (its sent record would need the sent
+//! FIFO's room in that cycle too): it is loaded at the edge as before.
 //! `s_axis_dmard_tready` is combinational from `m_axis_tx_tready` (a ready-to-ready path, no
 //! valid depends on it).
 
@@ -96,6 +101,22 @@ impl Builder {
         self.in_progress().filter(|(_, c)| c.req_due).map(|(j, _)| (j.pay_addr, j.pay_len))
     }
 
+    /// The beat on `m_axis_tx_*` while the output register is empty: the first beat of a
+    /// job pushed into an idle builder this cycle (`push`, the controller's push), unless
+    /// it is the message's last.
+    pub fn pass(&self, push: Option<TxJob>) -> Option<(u8, Beat)> {
+        let j = push.filter(|_| self.out.is_none() && self.jobs.is_empty())?;
+        debug_assert!(self.cur.is_none(), "a message in progress is the FIFO's head");
+        let only = j.nwords == 1 && j.pay_len == 0;
+        (j.nwords > 0 && !only)
+            .then_some((j.conn, Beat { data: j.words[0], keep: 0xFF, last: false }))
+    }
+
+    /// The beat on `m_axis_tx_*`: the output register's, else the one passing it.
+    pub fn tx(&self, push: Option<TxJob>) -> Option<(u8, Beat)> {
+        self.out.or_else(|| self.pass(push))
+    }
+
     fn can_load(&self, i: &EngineIn) -> bool {
         self.out.is_none() || i.m_axis_tx_tready
     }
@@ -111,6 +132,8 @@ impl Builder {
     /// beat at the same edge (it bypasses the FIFO's read: the FIFO still takes it, unless
     /// that beat is its last).
     pub fn clock(&mut self, i: &EngineIn, push: Option<TxJob>, sent_pop: bool) {
+        // The pushed job's first beat taken as it passed: its second is the one to load.
+        let passed = self.pass(push).is_some() && i.m_axis_tx_tready;
         let load = self.can_load(i);
         if self.out.is_some() && i.m_axis_tx_tready {
             self.out = None;
@@ -130,7 +153,7 @@ impl Builder {
         let src = match (self.cur, self.jobs.head()) {
             (Some(c), Some(&j)) => Some((j, c, false)),
             (None, Some(&j)) => Some((j, Cur { k: 0, req_due: false }, true)),
-            (None, None) => push.map(|j| (j, Cur { k: 0, req_due: false }, true)),
+            (None, None) => push.map(|j| (j, Cur { k: passed as u8, req_due: false }, true)),
             (Some(_), None) => unreachable!("a message in progress is the FIFO's head"),
         };
         if load && let Some((job, mut c, first)) = src {

@@ -396,7 +396,7 @@ impl CycleModel for EngineModel {
         let c = self.cpl.head().copied().unwrap_or_default();
         let rd = self.builder.dma_req();
         let wr = self.delivery.out;
-        let tx = self.builder.out;
+        let tx = if i.reset { self.builder.out } else { self.builder.tx(w.ctl.fx_job) };
         EngineOut {
             s_axis_cmd_tready: self.cmd.can_push(),
             m_axis_cpl_tvalid: self.cpl.head().is_some(),
