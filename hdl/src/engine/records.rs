@@ -264,6 +264,26 @@ pub struct Pend {
     pub held: HeldEnt,
 }
 
+/// What the decisions on a pool answer know of the head send's rest, registered a cycle
+/// after the word in hand (`CtlDecide`'s `rest_r`; no model struct: the model computes them
+/// where it uses them). A pool answer comes at least two cycles after its request is taken
+/// (the model asserts it), and nothing the facts are made of changes between them: the
+/// word in hand, its send queue's head (written only at `Apply`) and the event's header. So
+/// the facts are those of the answer's own cycle, and the paths from the send ring's read
+/// through the subtraction and its compares end at this register instead of running on
+/// through the decisions.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct SendRest {
+    /// The head send's bytes not yet sent (`len - sent`).
+    pub left: Bits<32>,
+    /// They fit one Data message (`peer_room >= left`).
+    pub fits: Bit,
+    /// The header's descriptor length is them (`hdr.dlen == left`: a SinkAvail's).
+    pub dlen_eq: Bit,
+    /// The header's extension's byte count is them (a ReadComplete's).
+    pub bytes_eq: Bit,
+}
+
 /// An event being handled (the model's `controller::Work`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct Work {

@@ -12,7 +12,8 @@
 //!
 //! # Ports
 //! - `step` (in): the continuation (`act.cont` and its arguments) of the request answered.
-//! - `w_in` (in): the event as handled so far; `sq_f` (in): the head of its send queue.
+//! - `w_in` (in): the event as handled so far; `sq_f` (in): the head of its send queue;
+//!   `rest` (in): what is known of that send's rest (registered, see [`SendRest`]).
 //! - `resp` (in): the answer; `hdr` (in): the event's header; `rq_f` (in): the head of its
 //!   receive queue.
 //! - `w` (out), `act` (out): as [`super::start::CtlStart`]'s.
@@ -26,7 +27,7 @@ use sanswitch_model::params::EngineParams;
 use sanswitch_model::wire::mid;
 
 use super::super::records::{
-    Act, ConnWord, CplRec, Fx, HdrRec, Pend, PoolReq, PoolResp, RqEnt, SqEnt, TxJob, Work,
+    Act, ConnWord, CplRec, Fx, HdrRec, Pend, PoolReq, PoolResp, RqEnt, SendRest, SqEnt, TxJob, Work,
 };
 use super::{CtlRecv, CtlSession, CtlTxCont, CtlZMsg, CtlZPool, HdrWords};
 use crate::widgets::{Param, param};
@@ -36,6 +37,7 @@ pub struct CtlCont {
     pub step: Signal<In, Act>,
     pub w_in: Signal<In, Work>,
     pub sq_f: Signal<In, SqEnt>,
+    pub rest: Signal<In, SendRest>,
     pub resp: Signal<In, PoolResp>,
     pub hdr: Signal<In, HdrRec>,
     pub rq_f: Signal<In, RqEnt>,
@@ -122,6 +124,7 @@ impl Logic for CtlCont {
         self.txc.conn.next = self.w_in.val().conn;
         self.txc.ci.next = self.w_in.val().c;
         self.txc.sq_f.next = self.sq_f.val();
+        self.txc.rest.next = self.rest.val();
         self.txc.resp.next = self.resp.val();
         self.txc.ok.next = self.ok.val();
         self.zmsg.w_in.next = self.w_in.val();
@@ -129,7 +132,7 @@ impl Logic for CtlCont {
         self.zmsg.kbuf.next = self.step.val().kbuf;
         self.zmsg.kpay.next = self.step.val().kpay;
         self.zmsg.hdr.next = self.hdr.val();
-        self.zmsg.sq_f.next = self.sq_f.val();
+        self.zmsg.rest.next = self.rest.val();
         self.zmsg.rq_f.next = self.rq_f.val();
         self.zpool.ck.next = self.ck.val();
         self.zpool.w_in.next = self.w_in.val();

@@ -10,7 +10,8 @@
 //! - `ev` (in): the event in hand (`CtlEvent`'s registers).
 //! - `cw` (in): its connection's word; `sq_f`, `rq_f`, `held_f` (in): its queues' heads,
 //!   read from `cw` (a first decision's); `sq_h`, `rq_h` (in): the heads of the word in
-//!   hand (an answer's decisions).
+//!   hand (an answer's decisions; the head send's rest is also kept a cycle late in
+//!   `rest_r`, [`SendRest`], for the decisions on a pool answer).
 //! - `resp`, `rsp` (in): the pool manager's and the sequencer's answers.
 //! - `pool`, `seq` (out, combinational): the decision in hand asks the pool manager or the
 //!   sequencer next; else the event is applied.
@@ -44,8 +45,8 @@ use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
 
 use super::super::records::{
-    Act, ConnWord, CplRec, DlvJob, EvRec, HeldEnt, PoolReq, PoolResp, RqEnt, SeqRsp, SqEnt, TxJob,
-    Work,
+    Act, ConnWord, CplRec, DlvJob, EvRec, HdrRec, HeldEnt, PoolReq, PoolResp, RqEnt, SendRest,
+    SeqRsp, SqEnt, TxJob, Work,
 };
 use super::{CtlCont, CtlStart, CtlTail, CtlZSeq, CtlZStart};
 
@@ -89,6 +90,7 @@ pub struct CtlDecide {
     cpl_r: DFF<CplRec>,
     dlv_v_r: DFF<Bit>,
     dlv_r: DFF<DlvJob>,
+    rest_r: DFF<SendRest>,
     start: CtlStart,
     cont: CtlCont,
     tail: CtlTail,
@@ -101,6 +103,10 @@ pub struct CtlDecide {
     w23: Signal<Local, Work>,
     a23: Signal<Local, Act>,
     fwd_req: Signal<Local, PoolReq>,
+    rest: Signal<Local, SendRest>,
+    ext: Signal<Local, Bits<64>>,
+    c_r: Signal<Local, ConnWord>,
+    hdr: Signal<Local, HdrRec>,
 }
 
 impl CtlDecide {
@@ -117,7 +123,19 @@ impl CtlDecide {
 impl Logic for CtlDecide {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w_r, step_r, job_v_r, job_r, cpl_v_r, cpl_r, dlv_v_r, dlv_r);
+        dff_setup!(
+            self, clock, w_r, step_r, job_v_r, job_r, cpl_v_r, cpl_r, dlv_v_r, dlv_r, rest_r
+        );
+        // The head send's rest, for the pool answer's decisions a cycle or more later (see
+        // `SendRest`): loaded every cycle from the word in hand and the event's header.
+        self.c_r.next = self.w_r.q.val().c;
+        self.hdr.next = self.ev.val().hdr;
+        self.rest.next.left = self.sq_h.val().len - self.c_r.val().sent;
+        self.rest.next.fits = self.c_r.val().peer_room >= self.rest.val().left;
+        self.rest.next.dlen_eq = self.hdr.val().dlen == self.rest.val().left;
+        self.ext.next = self.hdr.val().ext;
+        self.rest.next.bytes_eq = self.ext.val().get_bits::<32>(0) == self.rest.val().left;
+        self.rest_r.d.next = self.rest.val();
         self.start.kind.next = self.ev.val().kind;
         self.start.ev_conn.next = self.ev.val().conn;
         self.start.hdr.next = self.ev.val().hdr;
@@ -131,6 +149,7 @@ impl Logic for CtlDecide {
         self.cont.step.next = self.step_r.q.val();
         self.cont.w_in.next = self.w_r.q.val();
         self.cont.sq_f.next = self.sq_h.val();
+        self.cont.rest.next = self.rest_r.q.val();
         self.cont.resp.next = self.resp.val();
         self.cont.hdr.next = self.ev.val().hdr;
         self.cont.rq_f.next = self.rq_h.val();

@@ -4,7 +4,8 @@
 //!
 //! # Ports
 //! - `ck` (in): the continuation (`codes::cont`); `conn`, `ci` (in): the connection and its
-//!   word; `sq_f` (in): the head send; `resp`, `ok` (in): the pool's answer.
+//!   word; `sq_f` (in): the head send; `rest` (in): its bytes left and whether they fit
+//!   the peer's buffer (registered, see [`SendRest`]); `resp`, `ok` (in): the pool's answer.
 //! - `c`, `act` (out): the new word (bytes sent, send queue popped, FIN sent) and what comes
 //!   next.
 //! - `build`, `mid`, `mflags`, `mlen` (out): the message to send, header from the answer.
@@ -14,7 +15,7 @@
 use rust_hdl::prelude::*;
 use sanswitch_model::wire::{Kind, Layout, flag, mid};
 
-use super::super::records::{Act, ConnWord, CplRec, PoolReq, PoolResp, SqEnt};
+use super::super::records::{Act, ConnWord, CplRec, PoolReq, PoolResp, SendRest, SqEnt};
 use crate::widgets::{Param, param};
 
 #[derive(LogicBlock, Default)]
@@ -23,6 +24,7 @@ pub struct CtlTxCont {
     pub conn: Signal<In, Bits<8>>,
     pub ci: Signal<In, ConnWord>,
     pub sq_f: Signal<In, SqEnt>,
+    pub rest: Signal<In, SendRest>,
     pub resp: Signal<In, PoolResp>,
     pub ok: Signal<In, Bit>,
     pub c: Signal<Out, ConnWord>,
@@ -85,12 +87,13 @@ impl Logic for CtlTxCont {
         self.room.next = self.ci.val().peer_room;
         self.room_h.next = self.ci.val().peer_room + self.k_hdr_len.val();
         // The message's payload: the rest of the send if it fits the room, else the room.
-        // Every result is chosen by the one compare, from sums made beside it (not after
-        // it): `sent + n == len` is `n == left`, which is the compare itself.
-        self.left.next = self.sq_f.val().len - self.ci.val().sent;
+        // Every result is chosen by the one compare (`rest.fits`, made a cycle before),
+        // from sums made beside it (not after it): `sent + n == len` is `n == left`, which
+        // is the compare itself.
+        self.left.next = self.rest.val().left;
         self.left_h.next = self.left.val() + self.k_hdr_len.val();
         self.sent_room.next = self.ci.val().sent + self.room.val();
-        self.last.next = self.room.val() >= self.left.val();
+        self.last.next = self.rest.val().fits;
         self.n.next = self.room.val();
         if self.last.val() {
             self.n.next = self.left.val();

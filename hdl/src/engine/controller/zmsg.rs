@@ -4,7 +4,9 @@
 //! # Ports
 //! - `w_in` (in): the event so far; `kmid`, `kbuf`, `kpay` (in): the message's id, receive
 //!   buffer and payload bytes; `hdr` (in): its header (the event's, kept by the controller);
-//!   `sq_f`, `rq_f` (in): the heads of the send and receive queues.
+//!   `rq_f` (in): the head of the receive queue; `rest` (in): what is known of the head
+//!   send's rest (registered, see [`SendRest`]: whether a SinkAvail's or ReadComplete's
+//!   length is it).
 //! - `w` (out), `act` (out): as [`super::start::CtlStart`]'s.
 //!
 //! A message of a transfer that is over (stale, after a fallback or an abort) only posts its
@@ -17,7 +19,7 @@ use crate::widgets::wsa;
 use sanswitch_model::params::EngineParams;
 use sanswitch_model::status::WsaError;
 
-use super::super::records::{Act, ConnWord, HdrRec, HeldEnt, Pend, RqEnt, SqEnt, Work};
+use super::super::records::{Act, ConnWord, HdrRec, HeldEnt, Pend, RqEnt, SendRest, Work};
 use crate::widgets::{Param, param};
 use sanswitch_model::wire::mid;
 
@@ -28,7 +30,7 @@ pub struct CtlZMsg {
     pub kbuf: Signal<In, Bits<8>>,
     pub kpay: Signal<In, Bits<32>>,
     pub hdr: Signal<In, HdrRec>,
-    pub sq_f: Signal<In, SqEnt>,
+    pub rest: Signal<In, SendRest>,
     pub rq_f: Signal<In, RqEnt>,
     pub w: Signal<Out, Work>,
     pub act: Signal<Out, Act>,
@@ -52,8 +54,6 @@ pub struct CtlZMsg {
     flags: Signal<Local, Bits<8>>,
     desc: Signal<Local, Bit>,
     landing: Signal<Local, Bit>,
-    /// The head send's bytes not sent inline.
-    rest_tx: Signal<Local, Bits<32>>,
     /// `WSAECONNRESET` (`WsaError::ConnReset`).
     k_connreset: Param<Bits<16>>,
     /// `WSA_OPERATION_ABORTED` (`WsaError::OperationAborted`).
@@ -88,7 +88,6 @@ impl Logic for CtlZMsg {
         self.bytes.next = self.ext.val().get_bits::<32>(0);
         self.flags.next = self.hdr.val().flags;
         self.desc.next = self.flags.val().get_bit(1);
-        self.rest_tx.next = self.sq_f.val().len - self.ci.val().sent;
         self.held.next.buf = self.kbuf.val();
         self.held.next.len = self.kpay.val();
         self.held.next.urgent = false;
@@ -151,7 +150,7 @@ impl Logic for CtlZMsg {
         } else if self.kmid.val() == self.k_mid_sink.val() {
             // SinkAvail: start the RDMA writes into the peer's sink.
             if (self.ci.val().tx_x != 3) | (self.xfer.val() != self.ci.val().tx_xfer) {
-            } else if self.hdr.val().dlen != self.rest_tx.val() {
+            } else if !self.rest.val().dlen_eq {
                 self.a.next.code = 2.into();
                 self.a.next.kerr = self.k_connreset.val();
                 self.a.next.notify = true;
@@ -164,7 +163,7 @@ impl Logic for CtlZMsg {
         } else if self.kmid.val() == self.k_mid_rc.val() {
             // ReadComplete: the source deregistered, then the send completes.
             if (self.ci.val().tx_x != 2) | (self.xfer.val() != self.ci.val().tx_xfer) {
-            } else if self.bytes.val() != self.rest_tx.val() {
+            } else if !self.rest.val().bytes_eq {
                 self.a.next.code = 2.into();
                 self.a.next.kerr = self.k_connreset.val();
                 self.a.next.notify = true;
