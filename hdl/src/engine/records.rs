@@ -266,12 +266,14 @@ pub struct Pend {
 
 /// What the decisions on a pool answer know of the head send's rest, registered a cycle
 /// after the word in hand (`CtlDecide`'s `rest_r`; no model struct: the model computes them
-/// where it uses them). A pool answer comes at least two cycles after its request is taken
-/// (the model asserts it), and nothing the facts are made of changes between them: the
-/// word in hand, its send queue's head (written only at `Apply`) and the event's header. So
-/// the facts are those of the answer's own cycle, and the paths from the send ring's read
-/// through the subtraction and its compares end at this register instead of running on
-/// through the decisions.
+/// where it uses them). The pool answers in the second cycle after the edge that takes a
+/// request (its fixed latency, `sanswitch_model::blocks::pool`), and the word in hand is
+/// loaded at that edge at the latest (a request offered in its decision's cycle, `pfwd`);
+/// nothing the facts are made of changes until the answer: the word in hand, its send
+/// queue's head (the rings are written only at `Apply`) and the event's header. So the facts
+/// are those of the answer's own cycle, and the paths from the send ring's read through the
+/// subtraction and its compares end at this register instead of running on through the
+/// decisions.
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
 pub struct SendRest {
     /// The head send's bytes not yet sent (`len - sent`).
