@@ -37,6 +37,7 @@ use std::collections::{HashMap, VecDeque};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::axis_hold::{AxisHold, engine_streams};
 use crate::blocks::engine::{Beat, EngineIn, EngineModel, EngineOut};
 use crate::endpoint::{Action, Config, Event, Received, ReqId, Stats};
 use crate::fabric::{AbortAt, AppOutput};
@@ -187,6 +188,8 @@ pub struct EnginePair<E> {
     pub san_beats: [u64; 2],
     /// The next beat each engine sends starts a message.
     tx_first: [bool; 2],
+    /// Each engine's output streams checked against AXI4-Stream's hold rule.
+    axis: [AxisHold; 2],
     /// Messages the SAN made malformed, commands the hosts made up to be refused.
     pub malformed_injected: u64,
     pub junk_injected: u64,
@@ -317,6 +320,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             problems: Vec::new(),
             san_beats: [0; 2],
             tx_first: [true; 2],
+            axis: Default::default(),
             malformed_injected: 0,
             junk_injected: 0,
             downs: 0,
@@ -397,6 +401,7 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
         self.rx_first = [true; 2];
         self.rd_beat = [0; 2];
         self.tx_first = [true; 2];
+        self.axis = Default::default();
         self.outputs.clear();
         self.conns = 0;
         self.aborted.clear();
@@ -498,6 +503,9 @@ impl<E: CycleModel<In = EngineIn, Out = EngineOut>> EnginePair<E> {
             i.fault_nomem = self.cfg.nomem > 0.0 && self.rng.gen_bool(self.cfg.nomem);
             self.fabric.inputs(n, now, &mut i);
             let o = self.nodes[n].eng.outputs(&i);
+            for w in self.axis[n].check(&engine_streams(&i, &o)) {
+                self.problems.push(format!("node {n}, cycle {now}: {w}"));
+            }
             if self.trace.is_some() {
                 self.record(n, &i, &o);
             }

@@ -14,6 +14,7 @@
 //! Everything here is deterministic: the same inputs give the same outputs, in tests, in the
 //! simulator and when used as the oracle for the hardware.
 
+pub mod axis_hold;
 pub mod blocks;
 pub mod bridge;
 pub mod endpoint;

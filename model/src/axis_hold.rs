@@ -1,0 +1,168 @@
+//! The AXI4-Stream rule a source must keep, checked from outside a block (AMBA AXI4-Stream
+//! Protocol Specification, ARM IHI 0051A, 2.2.1): once `TVALID` is asserted it stays
+//! asserted, with the transfer's payload unchanged, until the cycle `TREADY` takes it.
+//!
+//! A lockstep shows that the Verilog does what the model does; it cannot show that what both
+//! do is legal on a port. [`AxisHold`] can: it remembers each stream's payload in a cycle that
+//! offered it and did not hand it over, and reports the next cycle if that stream's `TVALID`
+//! fell or its payload moved. [`engine_streams`] lists an engine's output streams (valid,
+//! ready and payload fields), so the engine pair checks every one of them every cycle, on
+//! the model and on the Verilated engines alike.
+
+use crate::blocks::engine::{EngineIn, EngineOut};
+
+/// One output stream in one cycle: its name, `TVALID`, `TREADY` and payload fields.
+pub struct Stream {
+    pub name: &'static str,
+    pub valid: bool,
+    pub ready: bool,
+    pub payload: Vec<u64>,
+}
+
+/// The payloads offered and not taken in the last cycle, by stream name.
+#[derive(Clone, Debug, Default)]
+pub struct AxisHold {
+    held: Vec<(&'static str, Vec<u64>)>,
+}
+
+impl AxisHold {
+    /// Checks this cycle's streams against the last cycle's: one message for each stream
+    /// that dropped `TVALID` or moved its payload before the handshake.
+    pub fn check(&mut self, streams: &[Stream]) -> Vec<String> {
+        let mut wrong = Vec::new();
+        for (name, was) in &self.held {
+            let Some(s) = streams.iter().find(|s| s.name == *name) else { continue };
+            if !s.valid {
+                wrong.push(format!("{name}: TVALID dropped before TREADY took {was:x?}"));
+            } else if s.payload != *was {
+                wrong.push(format!(
+                    "{name}: payload moved before TREADY took it: {was:x?} -> {:x?}",
+                    s.payload
+                ));
+            }
+        }
+        self.held = streams
+            .iter()
+            .filter(|s| s.valid && !s.ready)
+            .map(|s| (s.name, s.payload.clone()))
+            .collect();
+        wrong
+    }
+
+    /// Forget what was held (a reset: the engine's outputs start empty).
+    pub fn clear(&mut self) {
+        self.held.clear();
+    }
+}
+
+/// The engine's output streams in one cycle (`o` the engine's outputs, `i` what its
+/// neighbours drive, their `TREADY`s).
+pub fn engine_streams(i: &EngineIn, o: &EngineOut) -> Vec<Stream> {
+    let s = |name, valid, ready, payload| Stream { name, valid, ready, payload };
+    vec![
+        s(
+            "m_axis_cpl",
+            o.m_axis_cpl_tvalid,
+            i.m_axis_cpl_tready,
+            vec![
+                o.m_axis_cpl_tag as u64,
+                o.m_axis_cpl_bytes as u64,
+                o.m_axis_cpl_conn as u64,
+                o.m_axis_cpl_status as u64,
+                o.m_axis_cpl_opcode as u64,
+                o.m_axis_cpl_urgent as u64,
+                o.m_axis_cpl_eof as u64,
+            ],
+        ),
+        s(
+            "m_axis_dmard",
+            o.m_axis_dmard_tvalid,
+            i.m_axis_dmard_tready,
+            vec![o.m_axis_dmard_addr, o.m_axis_dmard_len as u64],
+        ),
+        s(
+            "m_axis_dmawr",
+            o.m_axis_dmawr_tvalid,
+            i.m_axis_dmawr_tready,
+            vec![
+                o.m_axis_dmawr_addr,
+                o.m_axis_dmawr_tdata,
+                o.m_axis_dmawr_tkeep as u64,
+                o.m_axis_dmawr_tlast as u64,
+            ],
+        ),
+        s(
+            "m_axis_tx",
+            o.m_axis_tx_tvalid,
+            i.m_axis_tx_tready,
+            vec![
+                o.m_axis_tx_tdata,
+                o.m_axis_tx_tkeep as u64,
+                o.m_axis_tx_tlast as u64,
+                o.m_axis_tx_tuser as u64,
+            ],
+        ),
+        s(
+            "m_axis_down",
+            o.m_axis_down_tvalid,
+            i.m_axis_down_tready,
+            vec![o.m_axis_down_conn as u64],
+        ),
+        s(
+            "m_axis_rq",
+            o.m_axis_rq_tvalid,
+            i.m_axis_rq_tready,
+            vec![
+                o.m_axis_rq_tag as u64,
+                o.m_axis_rq_write as u64,
+                o.m_axis_rq_conn as u64,
+                o.m_axis_rq_raddr,
+                o.m_axis_rq_rkey as u64,
+                o.m_axis_rq_laddr,
+                o.m_axis_rq_lkey as u64,
+                o.m_axis_rq_len as u64,
+            ],
+        ),
+        s(
+            "m_axis_ck",
+            o.m_axis_ck_tvalid,
+            i.m_axis_ck_tready,
+            vec![o.m_axis_ck_grant as u64, o.m_axis_ck_reason as u64],
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(valid: bool, ready: bool, p: u64) -> Vec<Stream> {
+        vec![Stream { name: "x", valid, ready, payload: vec![p] }]
+    }
+
+    #[test]
+    fn a_payload_held_until_taken_passes() {
+        let mut h = AxisHold::default();
+        assert!(h.check(&one(true, false, 5)).is_empty());
+        assert!(h.check(&one(true, false, 5)).is_empty());
+        assert!(h.check(&one(true, true, 5)).is_empty());
+        // Taken: the next transfer may be anything, or nothing.
+        assert!(h.check(&one(true, false, 6)).is_empty());
+        assert!(h.check(&one(true, true, 6)).is_empty());
+        assert!(h.check(&one(false, false, 0)).is_empty());
+    }
+
+    #[test]
+    fn a_dropped_valid_or_moved_payload_is_reported() {
+        let mut h = AxisHold::default();
+        h.check(&one(true, false, 5));
+        let w = h.check(&one(false, false, 5));
+        assert!(w.len() == 1 && w[0].contains("TVALID dropped"), "{w:?}");
+        h.check(&one(true, false, 5));
+        let w = h.check(&one(true, true, 7));
+        assert!(w.len() == 1 && w[0].contains("payload moved"), "{w:?}");
+        h.check(&one(true, false, 5));
+        h.clear();
+        assert!(h.check(&one(false, false, 0)).is_empty());
+    }
+}
