@@ -5,11 +5,12 @@
 //! A lockstep shows that the Verilog does what the model does; it cannot show that what both
 //! do is legal on a port. [`AxisHold`] can: it remembers each stream's payload in a cycle that
 //! offered it and did not hand it over, and reports the next cycle if that stream's `TVALID`
-//! fell or its payload moved. [`engine_streams`] lists an engine's output streams (valid,
-//! ready and payload fields), so the engine pair checks every one of them every cycle, on
-//! the model and on the Verilated engines alike.
+//! fell or its payload moved. [`engine_streams`] and [`nic_streams`] list an engine's and a
+//! NIC's output streams (valid, ready and payload fields), so the engine pair and the NIC
+//! pair check every one of them every cycle, on the models and on the Verilog alike.
 
 use crate::blocks::engine::{EngineIn, EngineOut};
+use crate::blocks::nic::{NicIn, NicOut};
 
 /// One output stream in one cycle: its name, `TVALID`, `TREADY` and payload fields.
 pub struct Stream {
@@ -55,81 +56,97 @@ impl AxisHold {
     }
 }
 
+/// The output streams an engine and a NIC both have (host memory's and the SAN's), from
+/// any `i`/`o` pair with their port names.
+macro_rules! shared_streams {
+    ($i:expr, $o:expr) => {{
+        let (i, o) = ($i, $o);
+        let s = |name, valid, ready, payload| Stream { name, valid, ready, payload };
+        vec![
+            s(
+                "m_axis_dmard",
+                o.m_axis_dmard_tvalid,
+                i.m_axis_dmard_tready,
+                vec![o.m_axis_dmard_addr, o.m_axis_dmard_len as u64],
+            ),
+            s(
+                "m_axis_dmawr",
+                o.m_axis_dmawr_tvalid,
+                i.m_axis_dmawr_tready,
+                vec![
+                    o.m_axis_dmawr_addr,
+                    o.m_axis_dmawr_tdata,
+                    o.m_axis_dmawr_tkeep as u64,
+                    o.m_axis_dmawr_tlast as u64,
+                ],
+            ),
+            s(
+                "m_axis_tx",
+                o.m_axis_tx_tvalid,
+                i.m_axis_tx_tready,
+                vec![
+                    o.m_axis_tx_tdata,
+                    o.m_axis_tx_tkeep as u64,
+                    o.m_axis_tx_tlast as u64,
+                    o.m_axis_tx_tuser as u64,
+                ],
+            ),
+            s(
+                "m_axis_down",
+                o.m_axis_down_tvalid,
+                i.m_axis_down_tready,
+                vec![o.m_axis_down_conn as u64],
+            ),
+            s(
+                "m_axis_rq",
+                o.m_axis_rq_tvalid,
+                i.m_axis_rq_tready,
+                vec![
+                    o.m_axis_rq_tag as u64,
+                    o.m_axis_rq_write as u64,
+                    o.m_axis_rq_conn as u64,
+                    o.m_axis_rq_raddr,
+                    o.m_axis_rq_rkey as u64,
+                    o.m_axis_rq_laddr,
+                    o.m_axis_rq_lkey as u64,
+                    o.m_axis_rq_len as u64,
+                ],
+            ),
+            s(
+                "m_axis_ck",
+                o.m_axis_ck_tvalid,
+                i.m_axis_ck_tready,
+                vec![o.m_axis_ck_grant as u64, o.m_axis_ck_reason as u64],
+            ),
+        ]
+    }};
+}
+
 /// The engine's output streams in one cycle (`o` the engine's outputs, `i` what its
 /// neighbours drive, their `TREADY`s).
 pub fn engine_streams(i: &EngineIn, o: &EngineOut) -> Vec<Stream> {
-    let s = |name, valid, ready, payload| Stream { name, valid, ready, payload };
-    vec![
-        s(
-            "m_axis_cpl",
-            o.m_axis_cpl_tvalid,
-            i.m_axis_cpl_tready,
-            vec![
-                o.m_axis_cpl_tag as u64,
-                o.m_axis_cpl_bytes as u64,
-                o.m_axis_cpl_conn as u64,
-                o.m_axis_cpl_status as u64,
-                o.m_axis_cpl_opcode as u64,
-                o.m_axis_cpl_urgent as u64,
-                o.m_axis_cpl_eof as u64,
-            ],
-        ),
-        s(
-            "m_axis_dmard",
-            o.m_axis_dmard_tvalid,
-            i.m_axis_dmard_tready,
-            vec![o.m_axis_dmard_addr, o.m_axis_dmard_len as u64],
-        ),
-        s(
-            "m_axis_dmawr",
-            o.m_axis_dmawr_tvalid,
-            i.m_axis_dmawr_tready,
-            vec![
-                o.m_axis_dmawr_addr,
-                o.m_axis_dmawr_tdata,
-                o.m_axis_dmawr_tkeep as u64,
-                o.m_axis_dmawr_tlast as u64,
-            ],
-        ),
-        s(
-            "m_axis_tx",
-            o.m_axis_tx_tvalid,
-            i.m_axis_tx_tready,
-            vec![
-                o.m_axis_tx_tdata,
-                o.m_axis_tx_tkeep as u64,
-                o.m_axis_tx_tlast as u64,
-                o.m_axis_tx_tuser as u64,
-            ],
-        ),
-        s(
-            "m_axis_down",
-            o.m_axis_down_tvalid,
-            i.m_axis_down_tready,
-            vec![o.m_axis_down_conn as u64],
-        ),
-        s(
-            "m_axis_rq",
-            o.m_axis_rq_tvalid,
-            i.m_axis_rq_tready,
-            vec![
-                o.m_axis_rq_tag as u64,
-                o.m_axis_rq_write as u64,
-                o.m_axis_rq_conn as u64,
-                o.m_axis_rq_raddr,
-                o.m_axis_rq_rkey as u64,
-                o.m_axis_rq_laddr,
-                o.m_axis_rq_lkey as u64,
-                o.m_axis_rq_len as u64,
-            ],
-        ),
-        s(
-            "m_axis_ck",
-            o.m_axis_ck_tvalid,
-            i.m_axis_ck_tready,
-            vec![o.m_axis_ck_grant as u64, o.m_axis_ck_reason as u64],
-        ),
-    ]
+    let mut v = shared_streams!(i, o);
+    v.push(Stream {
+        name: "m_axis_cpl",
+        valid: o.m_axis_cpl_tvalid,
+        ready: i.m_axis_cpl_tready,
+        payload: vec![
+            o.m_axis_cpl_tag as u64,
+            o.m_axis_cpl_bytes as u64,
+            o.m_axis_cpl_conn as u64,
+            o.m_axis_cpl_status as u64,
+            o.m_axis_cpl_opcode as u64,
+            o.m_axis_cpl_urgent as u64,
+            o.m_axis_cpl_eof as u64,
+        ],
+    });
+    v
+}
+
+/// The NIC's output streams in one cycle (its completions go to the host interface's
+/// rings inside it, so it has no completion stream).
+pub fn nic_streams(i: &NicIn, o: &NicOut) -> Vec<Stream> {
+    shared_streams!(i, o)
 }
 
 #[cfg(test)]

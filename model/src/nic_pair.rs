@@ -16,6 +16,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+use crate::axis_hold::{AxisHold, nic_streams};
 use crate::blocks::engine::{Beat, EngineIn, EngineOut};
 use crate::blocks::nic::{NicIn, NicOut};
 use crate::engine_pair::PairConfig;
@@ -71,6 +72,9 @@ pub struct NicPair<N> {
     pub cycle: u64,
     /// Messages each NIC sent on the SAN.
     pub messages: [u64; 2],
+    /// Each NIC's output streams checked against AXI4-Stream's hold rule, and what broke it.
+    axis: [AxisHold; 2],
+    axis_problems: Vec<String>,
 }
 
 impl<N: CycleModel<In = NicIn, Out = NicOut>> NicPair<N> {
@@ -97,6 +101,8 @@ impl<N: CycleModel<In = NicIn, Out = NicOut>> NicPair<N> {
             nodes: [node(a, 0), node(b, 1)],
             cycle: 0,
             messages: [0; 2],
+            axis: Default::default(),
+            axis_problems: Vec::new(),
             cfg,
         }
     }
@@ -139,6 +145,7 @@ impl<N: CycleModel<In = NicIn, Out = NicOut>> NicPair<N> {
     /// Everything that went wrong: host memory touched outside what was lent, SAN problems.
     pub fn problems(&self) -> Vec<String> {
         let mut p = self.fabric.problems.clone();
+        p.extend(self.axis_problems.iter().cloned());
         for n in &self.nodes {
             p.extend(n.mem.violations.iter().cloned());
         }
@@ -230,6 +237,9 @@ impl<N: CycleModel<In = NicIn, Out = NicOut>> NicPair<N> {
         }
 
         let o = self.nodes[n].nic.outputs(&i);
+        for w in self.axis[n].check(&nic_streams(&i, &o)) {
+            self.axis_problems.push(format!("node {n}, cycle {now}: {w}"));
+        }
         let node = &mut self.nodes[n];
         // The register port.
         match &mut node.axil {
