@@ -3,7 +3,9 @@
 //! does the multiplexing from these grants. Same decisions as
 //! `sanswitch_model::blocks::dma_arb` (round robin between the host interface and the
 //! engine; reads in request order through an owner queue of `RD_OUTSTANDING` entries; write
-//! bursts never interleaved).
+//! bursts never interleaved; a request or beat shown and not taken keeps its master's grant
+//! while that master asks, so the port's `tvalid` and payload hold until `tready` takes
+//! them, as AXI4-Stream requires).
 //!
 //! # Ports
 //! - `host_rd`, `eng_rd` (in): the masters' read-request `tvalid`s; `rd_ready` (in): the
@@ -54,6 +56,11 @@ pub struct DmaArb {
     /// A write burst is under way, and whose.
     wr_locked: DFF<Bit>,
     wr_lock_eng: DFF<Bit>,
+    /// A read request / write beat was shown and not taken, and whose.
+    rd_held: DFF<Bit>,
+    rd_held_eng: DFF<Bit>,
+    wr_held: DFF<Bit>,
+    wr_held_eng: DFF<Bit>,
     k_full: Param<Bits<3>>,
     rd_full: Signal<Local, Bit>,
     rd_pick_eng: Signal<Local, Bit>,
@@ -83,11 +90,22 @@ impl Logic for DmaArb {
             rd_last_eng,
             wr_last_eng,
             wr_locked,
-            wr_lock_eng
+            wr_lock_eng,
+            rd_held,
+            rd_held_eng,
+            wr_held,
+            wr_held_eng
         );
         // Round robin: the engine unless only the host asks or the engine went last.
         self.rd_pick_eng.next =
             self.eng_rd.val() & (!self.host_rd.val() | !self.rd_last_eng.q.val());
+        // A request shown and not taken keeps the port while its master asks.
+        if self.rd_held.q.val()
+            & ((self.rd_held_eng.q.val() & self.eng_rd.val())
+                | (!self.rd_held_eng.q.val() & self.host_rd.val()))
+        {
+            self.rd_pick_eng.next = self.rd_held_eng.q.val();
+        }
         self.rd_full.next = self.count.q.val() == self.k_full.val();
         self.rd_host.next = !self.rd_full.val() & self.host_rd.val() & !self.rd_pick_eng.val();
         self.rd_eng.next = !self.rd_full.val() & self.rd_pick_eng.val();
@@ -97,6 +115,12 @@ impl Logic for DmaArb {
 
         self.wr_pick_eng.next =
             self.eng_wr.val() & (!self.host_wr.val() | !self.wr_last_eng.q.val());
+        if self.wr_held.q.val()
+            & ((self.wr_held_eng.q.val() & self.eng_wr.val())
+                | (!self.wr_held_eng.q.val() & self.host_wr.val()))
+        {
+            self.wr_pick_eng.next = self.wr_held_eng.q.val();
+        }
         self.wr_host.next = self.host_wr.val() & !self.wr_pick_eng.val();
         self.wr_eng.next = self.wr_pick_eng.val();
         if self.wr_locked.q.val() {
@@ -123,6 +147,12 @@ impl Logic for DmaArb {
         if !self.rd_req.val() & self.rd_done.val() {
             self.count.d.next = self.count.q.val() - 1;
         }
+        self.rd_held.d.next = (self.rd_host.val() | self.rd_eng.val()) & !self.rd_ready.val();
+        self.rd_held_eng.d.next = self.rd_eng.val();
+        self.wr_held.d.next = ((self.wr_host.val() & self.host_wr.val())
+            | (self.wr_eng.val() & self.eng_wr.val()))
+            & !self.wr_take.val();
+        self.wr_held_eng.d.next = self.wr_eng.val();
         if self.wr_take.val() {
             self.wr_last_eng.d.next = self.wr_eng.val();
             self.wr_locked.d.next = !self.wr_last.val();
@@ -137,6 +167,8 @@ impl Logic for DmaArb {
             self.wr_last_eng.d.next = false;
             self.wr_locked.d.next = false;
             self.wr_lock_eng.d.next = false;
+            self.rd_held.d.next = false;
+            self.wr_held.d.next = false;
         }
     }
 }

@@ -2,12 +2,15 @@
 //! the engine's data traffic) share the NIC's one host-memory port.
 //!
 //! - **Reads**: a request is passed straight through from the master picked this cycle (round
-//!   robin when both ask, the one not served last time first); the picked master is
+//!   robin when both ask, the one not served last time first; a master whose request was
+//!   shown and not taken keeps the grant until it is taken, so the port's request stays as
+//!   it was, as AXI4-Stream requires, whoever else asks meanwhile); the picked master is
 //!   remembered, in request order, in a queue of [`RD_OUTSTANDING`] entries, and the read data
 //!   (which the host returns in request order) goes to the master at the queue's head until
 //!   its `tlast`. A full queue takes no request.
 //! - **Writes**: bursts are never interleaved: the master whose beat is taken without `tlast`
-//!   keeps the port until its `tlast`; between bursts, round robin as for reads.
+//!   keeps the port until its `tlast`; between bursts, round robin as for reads, a beat
+//!   shown and not taken keeping its master's grant as a request does.
 //!
 //! Every path is combinational (a multiplexer and the handshake's AND), through the
 //! registered queue head, burst owner and round-robin bit: the arbiter adds no cycle of
@@ -46,6 +49,19 @@ pub struct DmaArb {
     wr_last: Master,
     /// The master in the middle of a write burst.
     wr_lock: Option<Master>,
+    /// The master whose read request / write beat was shown in the last cycle and not
+    /// taken: it keeps the grant while it asks.
+    rd_hold: Option<Master>,
+    wr_hold: Option<Master>,
+}
+
+impl Asks {
+    fn by(&self, m: Master) -> bool {
+        match m {
+            Master::Host => self.host,
+            Master::Engine => self.engine,
+        }
+    }
 }
 
 /// Round robin between two: the one not served last when both ask.
@@ -62,7 +78,15 @@ impl DmaArb {
     /// The master whose read request goes to the host this cycle (taken if the host's
     /// `tready` is high).
     pub fn rd_grant(&self, a: Asks) -> Option<Master> {
-        if self.rd_owner.len() == RD_OUTSTANDING { None } else { pick(a, self.rd_last) }
+        if self.rd_owner.len() == RD_OUTSTANDING {
+            // Only a taken request fills the queue, so no held request meets it full.
+            debug_assert!(self.rd_hold.is_none());
+            None
+        } else if let Some(m) = self.rd_hold.filter(|&m| a.by(m)) {
+            Some(m)
+        } else {
+            pick(a, self.rd_last)
+        }
     }
 
     /// The master the read data of this cycle belongs to.
@@ -72,25 +96,31 @@ impl DmaArb {
 
     /// The master whose write beat goes to the host this cycle.
     pub fn wr_grant(&self, a: Asks) -> Option<Master> {
-        match self.wr_lock {
+        match self.wr_lock.or(self.wr_hold.filter(|&m| a.by(m))) {
             Some(m) => Some(m),
             None => pick(a, self.wr_last),
         }
     }
 
-    /// The clock edge: `rd_req` the master whose request was taken, `rd_last` whether a
-    /// last data beat was taken, `wr` the master and `tlast` of a write beat taken.
+    /// The clock edge: `rd_shown` the master whose request was on the port, `rd_req` the
+    /// one whose request was taken, `rd_last` whether a last data beat was taken,
+    /// `wr_shown` the master whose write beat was on the port, `wr` the master and `tlast`
+    /// of a write beat taken.
     pub fn clock(
         &mut self,
         reset: bool,
+        rd_shown: Option<Master>,
         rd_req: Option<Master>,
         rd_last: bool,
+        wr_shown: Option<Master>,
         wr: Option<(Master, bool)>,
     ) {
         if reset {
             *self = DmaArb::default();
             return;
         }
+        self.rd_hold = rd_shown.filter(|_| rd_req.is_none());
+        self.wr_hold = wr_shown.filter(|_| wr.is_none());
         if rd_last {
             self.rd_owner.pop_front();
         }
@@ -122,15 +152,37 @@ mod tests {
         for _ in 0..RD_OUTSTANDING {
             let g = a.rd_grant(both).unwrap();
             got.push(g);
-            a.clock(false, Some(g), false, None);
+            a.clock(false, Some(g), Some(g), false, None, None);
         }
         assert_eq!(got, [Master::Engine, Master::Host, Master::Engine, Master::Host]);
         // Full: nothing more until a read ends.
         assert_eq!(a.rd_grant(both), None);
         assert_eq!(a.rd_data_owner(), Some(Master::Engine));
-        a.clock(false, None, true, None);
+        a.clock(false, None, None, true, None, None);
         assert_eq!(a.rd_data_owner(), Some(Master::Host));
         assert!(a.rd_grant(both).is_some());
+    }
+
+    #[test]
+    fn a_request_shown_and_not_taken_keeps_its_grant() {
+        let mut a = DmaArb::default();
+        let host = Asks { host: true, engine: false };
+        let both = Asks { host: true, engine: true };
+        // The host alone asks and is not taken; the engine (which round robin would pick
+        // now) asks next: the host's request stays on the port until it is taken.
+        assert_eq!(a.rd_grant(host), Some(Master::Host));
+        a.clock(false, Some(Master::Host), None, false, None, None);
+        assert_eq!(a.rd_grant(both), Some(Master::Host));
+        a.clock(false, Some(Master::Host), None, false, None, None);
+        assert_eq!(a.rd_grant(both), Some(Master::Host));
+        a.clock(false, Some(Master::Host), Some(Master::Host), false, None, None);
+        assert_eq!(a.rd_grant(both), Some(Master::Engine));
+        // Writes likewise, between bursts.
+        assert_eq!(a.wr_grant(host), Some(Master::Host));
+        a.clock(false, None, None, false, Some(Master::Host), None);
+        assert_eq!(a.wr_grant(both), Some(Master::Host));
+        a.clock(false, None, None, false, Some(Master::Host), Some((Master::Host, true)));
+        assert_eq!(a.wr_grant(both), Some(Master::Engine));
     }
 
     #[test]
@@ -138,10 +190,10 @@ mod tests {
         let mut a = DmaArb::default();
         let both = Asks { host: true, engine: true };
         let g = a.wr_grant(both).unwrap();
-        a.clock(false, None, false, Some((g, false)));
+        a.clock(false, None, None, false, Some(g), Some((g, false)));
         assert_eq!(a.wr_grant(both), Some(g));
         assert_eq!(a.wr_grant(Asks::default()), Some(g));
-        a.clock(false, None, false, Some((g, true)));
+        a.clock(false, None, None, false, Some(g), Some((g, true)));
         assert_ne!(a.wr_grant(both), Some(g));
     }
 }

@@ -153,7 +153,10 @@ struct Wires {
     hi: HostIfIn,
     ei: EngineIn,
     o: NicOut,
+    /// The masters whose read request / write beat is on the port, and what was taken.
+    rd_shown: Option<Master>,
     rd_req: Option<Master>,
+    wr_shown: Option<Master>,
     wr: Option<(Master, bool)>,
 }
 
@@ -283,10 +286,11 @@ impl NicModel {
             None => {}
         }
         let rd_req = rd_grant.filter(|_| i.m_axis_dmard_tready);
+        let wr_shown = wr_grant.filter(|_| o.m_axis_dmawr_tvalid);
         let wr = wr_grant
             .filter(|_| o.m_axis_dmawr_tvalid && i.m_axis_dmawr_tready)
             .map(|m| (m, o.m_axis_dmawr_tlast));
-        Wires { hi, ei, o, rd_req, wr }
+        Wires { hi, ei, o, rd_shown: rd_grant, rd_req, wr_shown, wr }
     }
 }
 
@@ -303,6 +307,6 @@ impl CycleModel for NicModel {
         let rd_last = w.o.s_axis_dmard_tready && i.s_axis_dmard_tvalid && i.s_axis_dmard_tlast;
         self.host.clock(&w.hi);
         self.engine.clock(&w.ei);
-        self.arb.clock(i.reset, w.rd_req, rd_last, w.wr);
+        self.arb.clock(i.reset, w.rd_shown, w.rd_req, rd_last, w.wr_shown, w.wr);
     }
 }
