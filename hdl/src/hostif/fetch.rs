@@ -3,8 +3,8 @@
 //! `sanswitch_model::blocks::hostif`, "Submission ring").
 //!
 //! # Ports
-//! - `run` (in): the ring is enabled and not stopped; `base`, `log2`, `prod`, `cons` (in):
-//!   its registers.
+//! - `run` (in): the ring is enabled and not stopped; `base`, `mask` (its size less one),
+//!   `prod`, `cons` (in): its registers.
 //! - `m_axis_fetch_*` (out, with `tready` in): the read request (bus address, bytes); shown
 //!   until taken.
 //! - `s_axis_fetch_*` (in, `tready` out): the data beats, ready while a fetch is owed beats.
@@ -35,7 +35,7 @@ pub struct SqFetch {
     pub reset: Signal<In, Bit>,
     pub run: Signal<In, Bit>,
     pub base: Signal<In, Bits<64>>,
-    pub log2: Signal<In, Bits<4>>,
+    pub mask: Signal<In, Bits<16>>,
     pub prod: Signal<In, Bits<16>>,
     pub cons: Signal<In, Bits<16>>,
     pub stop: Signal<In, Bit>,
@@ -68,12 +68,10 @@ pub struct SqFetch {
     req_n: DFF<Bits<4>>,
     drop: DFF<Bit>,
     k_burst: Param<Bits<16>>,
-    k_one: Param<Bits<16>>,
     k_no_cmd: Param<CmdRec>,
-    size: Signal<Local, Bits<16>>,
-    mask: Signal<Local, Bits<16>>,
     pending: Signal<Local, Bits<16>>,
     to_end: Signal<Local, Bits<16>>,
+    room: Signal<Local, Bits<16>>,
     n: Signal<Local, Bits<16>>,
     due: Signal<Local, Bit>,
     due_addr: Signal<Local, Bits<64>>,
@@ -90,7 +88,6 @@ impl SqFetch {
         SqFetch {
             cmds: LutFifo::new(FETCH_BURST as usize),
             k_burst: param(u64::from(FETCH_BURST)),
-            k_one: param(1),
             ..Default::default()
         }
     }
@@ -104,20 +101,25 @@ impl Logic for SqFetch {
         self.cmds.reset.next = self.reset.val();
 
         // The next fetch: as many entries as are pending, up to the ring's end and the room
-        // left in the command FIFO.
-        self.size.next = self.k_one.val() << bit_cast::<16, 4>(self.log2.val());
-        self.mask.next = self.size.val() - 1;
+        // left in the command FIFO: the least of the three, chosen by their three compares
+        // side by side (not a chain of two minimums). Whether one is due needs none of them:
+        // the ring's end is always at least one entry away, so the count is nonzero exactly
+        // when entries are pending and the FIFO has room.
         self.pending.next = self.prod.val() - self.cons.val();
-        self.to_end.next = self.size.val() - (self.cons.val() & self.mask.val());
-        self.n.next = self.pending.val();
-        if self.to_end.val() < self.n.val() {
+        self.to_end.next = (!self.cons.val() & self.mask.val()) + 1;
+        self.room.next = self.k_burst.val() - bit_cast::<16, 4>(self.level.q.val());
+        self.n.next = self.room.val();
+        if (self.pending.val() <= self.to_end.val()) & (self.pending.val() <= self.room.val()) {
+            self.n.next = self.pending.val();
+        } else if (self.to_end.val() < self.pending.val()) & (self.to_end.val() <= self.room.val())
+        {
             self.n.next = self.to_end.val();
         }
-        if (self.k_burst.val() - bit_cast::<16, 4>(self.level.q.val())) < self.n.val() {
-            self.n.next = self.k_burst.val() - bit_cast::<16, 4>(self.level.q.val());
-        }
-        self.due.next =
-            self.run.val() & (self.left.q.val() == 0) & !self.req_v.q.val() & (self.n.val() != 0);
+        self.due.next = self.run.val()
+            & (self.left.q.val() == 0)
+            & !self.req_v.q.val()
+            & (self.prod.val() != self.cons.val())
+            & (self.room.val() != 0);
         self.due_addr.next =
             self.base.val() + (bit_cast::<64, 16>(self.cons.val() & self.mask.val()) << 5);
         self.m_axis_fetch_tvalid.next = self.req_v.q.val() | self.due.val();

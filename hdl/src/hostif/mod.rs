@@ -210,7 +210,7 @@ impl<const Q: usize> Logic for HostIf<Q> {
         self.fetch.qp.next = self.qps.sel.val();
         self.fetch.run.next = self.fst.val().run;
         self.fetch.base.next = self.fst.val().base;
-        self.fetch.log2.next = self.fst.val().log2;
+        self.fetch.mask.next = self.fst.val().mask;
         self.fetch.prod.next = self.fst.val().prod;
         self.fetch.cons.next = self.fst.val().cons;
         self.fetch.stop.next = self.qps.stop.val();

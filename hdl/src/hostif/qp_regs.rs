@@ -46,7 +46,10 @@ pub struct SqState {
     /// Enabled and not stopped.
     pub run: Bit,
     pub base: Bits<64>,
-    pub log2: Bits<4>,
+    /// The ring's size less one (`2^log2 - 1`): kept beside `log2` in a register of its own,
+    /// so the fetch's count starts at a register after the queue-pair multiplexer, not at a
+    /// shift and a subtraction behind it.
+    pub mask: Bits<16>,
     pub prod: Bits<16>,
     pub cons: Bits<16>,
 }
@@ -83,6 +86,7 @@ pub struct QpRegs {
     pub bad_cq_cons: Signal<Out, Bit>,
     sq_base: DFF<Bits<64>>,
     sq_log2: DFF<Bits<4>>,
+    sq_mask: DFF<Bits<16>>,
     sq_prod: DFF<Bits<16>>,
     sq_cons: DFF<Bits<16>>,
     sq_en: DFF<Bit>,
@@ -114,6 +118,12 @@ pub struct QpRegs {
     cq_size: Signal<Local, Bits<16>>,
     sq_cons_next: Signal<Local, Bits<16>>,
     cq_prod_next: Signal<Local, Bits<16>>,
+    /// A doorbell past the ring's end, against the consumer pointer as it is and as it is
+    /// one entry on (this edge's `took` picks one: it comes late, from the fetch's beats,
+    /// so it chooses between the two compares instead of entering one).
+    sq_beyond0: Signal<Local, Bit>,
+    sq_beyond1: Signal<Local, Bit>,
+    sq_beyond: Signal<Local, Bit>,
 }
 
 impl QpRegs {
@@ -143,8 +153,8 @@ impl Logic for QpRegs {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, sq_base, sq_log2, sq_prod, sq_cons, sq_en, sq_err, cq_base, cq_log2,
-            cq_prod, cq_cons, cq_en, cq_arm, ev
+            self, clock, sq_base, sq_log2, sq_mask, sq_prod, sq_cons, sq_en, sq_err, cq_base,
+            cq_log2, cq_prod, cq_cons, cq_en, cq_arm, ev
         );
         self.state.next.sq_base = self.sq_base.q.val();
         self.state.next.sq_log2 = self.sq_log2.q.val();
@@ -160,7 +170,7 @@ impl Logic for QpRegs {
         self.state.next.cq_arm = self.cq_arm.q.val();
         self.sq.next.run = self.sq_en.q.val() & !self.sq_err.q.val();
         self.sq.next.base = self.sq_base.q.val();
-        self.sq.next.log2 = self.sq_log2.q.val();
+        self.sq.next.mask = self.sq_mask.q.val();
         self.sq.next.prod = self.sq_prod.q.val();
         self.sq.next.cons = self.sq_cons.q.val();
         self.cq.next.run = self.cq_en.q.val();
@@ -197,6 +207,12 @@ impl Logic for QpRegs {
 
         // The write. A ring's setup is ignored while it runs; sizes are clamped to 1..=max.
         self.w16.next = self.wdata.val().get_bits::<16>(0);
+        self.sq_beyond0.next = (self.w16.val() - self.sq_cons.q.val()) > self.sq_size.val();
+        self.sq_beyond1.next = (self.w16.val() + !self.sq_cons.q.val()) > self.sq_size.val();
+        self.sq_beyond.next = self.sq_beyond0.val();
+        if self.took.val() {
+            self.sq_beyond.next = self.sq_beyond1.val();
+        }
         self.wlog2.next = self.wdata.val().get_bits::<4>(0);
         if self.wdata.val() > bit_cast::<32, 4>(self.k_max_log2.val()) {
             self.wlog2.next = self.k_max_log2.val();
@@ -219,11 +235,13 @@ impl Logic for QpRegs {
             }
             if (self.off.val() == self.k_sq_log2_size.val()) & !self.sq_en.q.val() {
                 self.sq_log2.d.next = self.wlog2.val();
+                self.sq_mask.d.next =
+                    (self.k_one.val() << bit_cast::<16, 4>(self.wlog2.val())) - self.k_one.val();
             }
             if (self.off.val() == self.k_sq_prod.val()) & self.sq_en.q.val() & !self.sq_err.q.val()
             {
                 self.doorbell.next = true;
-                if (self.w16.val() - self.sq_cons_next.val()) > self.sq_size.val() {
+                if self.sq_beyond.val() {
                     self.sq_err.d.next = true;
                     self.beyond.next = true;
                 } else {
@@ -269,6 +287,7 @@ impl Logic for QpRegs {
         if self.reset.val() {
             self.sq_base.d.next = 0.into();
             self.sq_log2.d.next = 0.into();
+            self.sq_mask.d.next = 0.into();
             self.sq_prod.d.next = 0.into();
             self.sq_cons.d.next = 0.into();
             self.sq_en.d.next = false;
