@@ -12,18 +12,33 @@
 use crate::blocks::engine::{EngineIn, EngineOut};
 use crate::blocks::nic::{NicIn, NicOut};
 
+/// The most payload fields a stream has (`m_axis_rq`'s eight).
+pub const MAX_FIELDS: usize = 8;
+
+/// A stream's payload fields, in its port order, zero past its last field (fixed-size, so
+/// checking a pair's streams every cycle allocates nothing).
+pub type Payload = [u64; MAX_FIELDS];
+
 /// One output stream in one cycle: its name, `TVALID`, `TREADY` and payload fields.
 pub struct Stream {
     pub name: &'static str,
     pub valid: bool,
     pub ready: bool,
-    pub payload: Vec<u64>,
+    pub payload: Payload,
 }
 
-/// The payloads offered and not taken in the last cycle, by stream name.
+/// `fields` as a [`Payload`].
+fn payload(fields: &[u64]) -> Payload {
+    let mut p = [0; MAX_FIELDS];
+    p[..fields.len()].copy_from_slice(fields);
+    p
+}
+
+/// The payloads offered and not taken in the last cycle, by stream name (the vector keeps
+/// its capacity from cycle to cycle).
 #[derive(Clone, Debug, Default)]
 pub struct AxisHold {
-    held: Vec<(&'static str, Vec<u64>)>,
+    held: Vec<(&'static str, Payload)>,
 }
 
 impl AxisHold {
@@ -42,17 +57,10 @@ impl AxisHold {
                 ));
             }
         }
-        self.held = streams
-            .iter()
-            .filter(|s| s.valid && !s.ready)
-            .map(|s| (s.name, s.payload.clone()))
-            .collect();
-        wrong
-    }
-
-    /// Forget what was held (a reset: the engine's outputs start empty).
-    pub fn clear(&mut self) {
         self.held.clear();
+        self.held
+            .extend(streams.iter().filter(|s| s.valid && !s.ready).map(|s| (s.name, s.payload)));
+        wrong
     }
 }
 
@@ -61,19 +69,24 @@ impl AxisHold {
 macro_rules! shared_streams {
     ($i:expr, $o:expr) => {{
         let (i, o) = ($i, $o);
-        let s = |name, valid, ready, payload| Stream { name, valid, ready, payload };
-        vec![
+        let s = |name, valid, ready, fields: &[u64]| Stream {
+            name,
+            valid,
+            ready,
+            payload: payload(fields),
+        };
+        [
             s(
                 "m_axis_dmard",
                 o.m_axis_dmard_tvalid,
                 i.m_axis_dmard_tready,
-                vec![o.m_axis_dmard_addr, o.m_axis_dmard_len as u64],
+                &[o.m_axis_dmard_addr, o.m_axis_dmard_len as u64],
             ),
             s(
                 "m_axis_dmawr",
                 o.m_axis_dmawr_tvalid,
                 i.m_axis_dmawr_tready,
-                vec![
+                &[
                     o.m_axis_dmawr_addr,
                     o.m_axis_dmawr_tdata,
                     o.m_axis_dmawr_tkeep as u64,
@@ -84,7 +97,7 @@ macro_rules! shared_streams {
                 "m_axis_tx",
                 o.m_axis_tx_tvalid,
                 i.m_axis_tx_tready,
-                vec![
+                &[
                     o.m_axis_tx_tdata,
                     o.m_axis_tx_tkeep as u64,
                     o.m_axis_tx_tlast as u64,
@@ -95,13 +108,13 @@ macro_rules! shared_streams {
                 "m_axis_down",
                 o.m_axis_down_tvalid,
                 i.m_axis_down_tready,
-                vec![o.m_axis_down_conn as u64],
+                &[o.m_axis_down_conn as u64],
             ),
             s(
                 "m_axis_rq",
                 o.m_axis_rq_tvalid,
                 i.m_axis_rq_tready,
-                vec![
+                &[
                     o.m_axis_rq_tag as u64,
                     o.m_axis_rq_write as u64,
                     o.m_axis_rq_conn as u64,
@@ -116,7 +129,7 @@ macro_rules! shared_streams {
                 "m_axis_ck",
                 o.m_axis_ck_tvalid,
                 i.m_axis_ck_tready,
-                vec![o.m_axis_ck_grant as u64, o.m_axis_ck_reason as u64],
+                &[o.m_axis_ck_grant as u64, o.m_axis_ck_reason as u64],
             ),
         ]
     }};
@@ -124,13 +137,13 @@ macro_rules! shared_streams {
 
 /// The engine's output streams in one cycle (`o` the engine's outputs, `i` what its
 /// neighbours drive, their `TREADY`s).
-pub fn engine_streams(i: &EngineIn, o: &EngineOut) -> Vec<Stream> {
-    let mut v = shared_streams!(i, o);
-    v.push(Stream {
+pub fn engine_streams(i: &EngineIn, o: &EngineOut) -> [Stream; 7] {
+    let [a, b, c, d, e, f] = shared_streams!(i, o);
+    let cpl = Stream {
         name: "m_axis_cpl",
         valid: o.m_axis_cpl_tvalid,
         ready: i.m_axis_cpl_tready,
-        payload: vec![
+        payload: payload(&[
             o.m_axis_cpl_tag as u64,
             o.m_axis_cpl_bytes as u64,
             o.m_axis_cpl_conn as u64,
@@ -138,14 +151,14 @@ pub fn engine_streams(i: &EngineIn, o: &EngineOut) -> Vec<Stream> {
             o.m_axis_cpl_opcode as u64,
             o.m_axis_cpl_urgent as u64,
             o.m_axis_cpl_eof as u64,
-        ],
-    });
-    v
+        ]),
+    };
+    [a, b, c, d, e, f, cpl]
 }
 
 /// The NIC's output streams in one cycle (its completions go to the host interface's
 /// rings inside it, so it has no completion stream).
-pub fn nic_streams(i: &NicIn, o: &NicOut) -> Vec<Stream> {
+pub fn nic_streams(i: &NicIn, o: &NicOut) -> [Stream; 6] {
     shared_streams!(i, o)
 }
 
@@ -154,7 +167,7 @@ mod tests {
     use super::*;
 
     fn one(valid: bool, ready: bool, p: u64) -> Vec<Stream> {
-        vec![Stream { name: "x", valid, ready, payload: vec![p] }]
+        vec![Stream { name: "x", valid, ready, payload: payload(&[p]) }]
     }
 
     #[test]
@@ -178,8 +191,5 @@ mod tests {
         h.check(&one(true, false, 5));
         let w = h.check(&one(true, true, 7));
         assert!(w.len() == 1 && w[0].contains("payload moved"), "{w:?}");
-        h.check(&one(true, false, 5));
-        h.clear();
-        assert!(h.check(&one(false, false, 0)).is_empty());
     }
 }
