@@ -72,7 +72,7 @@ pub struct SqFetch {
     pending: Signal<Local, Bits<16>>,
     to_end: Signal<Local, Bits<16>>,
     room: Signal<Local, Bits<16>>,
-    n: Signal<Local, Bits<16>>,
+    n: Signal<Local, Bits<4>>,
     due: Signal<Local, Bit>,
     due_addr: Signal<Local, Bits<64>>,
     show_n: Signal<Local, Bits<4>>,
@@ -108,12 +108,12 @@ impl Logic for SqFetch {
         self.pending.next = self.prod.val() - self.cons.val();
         self.to_end.next = (!self.cons.val() & self.mask.val()) + 1;
         self.room.next = self.k_burst.val() - bit_cast::<16, 4>(self.level.q.val());
-        self.n.next = self.room.val();
+        self.n.next = self.room.val().get_bits::<4>(0);
         if (self.pending.val() <= self.to_end.val()) & (self.pending.val() <= self.room.val()) {
-            self.n.next = self.pending.val();
+            self.n.next = self.pending.val().get_bits::<4>(0);
         } else if (self.to_end.val() < self.pending.val()) & (self.to_end.val() <= self.room.val())
         {
-            self.n.next = self.to_end.val();
+            self.n.next = self.to_end.val().get_bits::<4>(0);
         }
         self.due.next = self.run.val()
             & (self.left.q.val() == 0)
@@ -131,7 +131,7 @@ impl Logic for SqFetch {
             self.show_n.next = self.req_n.q.val();
         } else if self.due.val() {
             self.m_axis_fetch_addr.next = self.due_addr.val();
-            self.show_n.next = self.n.val().get_bits::<4>(0);
+            self.show_n.next = self.n.val();
         }
         self.m_axis_fetch_len.next = bit_cast::<32, 4>(self.show_n.val()) << 5;
         if self.m_axis_fetch_tvalid.val() {
