@@ -28,7 +28,10 @@ fn hostif_matches_model_in_rust_hdl_simulator() {
         let mut stim = HostIfDriver::new(seed, &h);
         stim.rate = rate;
         let uut = hostif::HostIf::<{ hostif::QUEUE_PAIRS }>::new(&p, &h);
-        rhsim::lockstep_with_resets(uut, HostIf::new(&p, &h), stim, 20_000, 3_000).unwrap();
+        let s = rhsim::lockstep_with_resets(uut, HostIf::new(&p, &h), stim, 20_000, 3_000).unwrap();
+        // Doorbells at the ring's end as the fetch moves the consumer pointer: without them
+        // the check's choice of pointer (`QpRegs`'s `took`) goes unseen.
+        assert!(s.edge_doorbells > 0, "seed {seed}: no doorbell at a moving ring end");
     }
 }
 

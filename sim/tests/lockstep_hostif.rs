@@ -21,6 +21,9 @@ fn run(seed: u64, cycles: u64, rate: f64, reset_rate: f64) -> HostIf {
     if let Err(e) = lockstep(&mut m, &VHostIf::new, &mut stim, &opts) {
         panic!("{e}");
     }
+    // Doorbells at the ring's end in the edge the fetch moves the consumer pointer.
+    eprintln!("doorbells at a moving ring end: {}", stim.edge_doorbells);
+    assert!(stim.edge_doorbells > cycles / 20_000, "{}", stim.edge_doorbells);
     m
 }
 
