@@ -8,30 +8,30 @@ use sanswitch_hdl::synth::{synth_xilinx, synth_xilinx_by_block};
 use sanswitch_hdl::tools::{require_verilator, require_yosys};
 use sanswitch_hdl::{BlockName, EngineParams, VERILATOR_WAIVERS, verilog};
 
-#[test]
-fn parser_maps_within_budget() {
+/// Block `name` at the default parameters through Yosys's `synth_xilinx`, its figures
+/// printed and checked: at least `min` LUTs and flip-flops (else the flow lost logic),
+/// under `max_luts`, at most `max_levels` LUT levels.
+fn maps_within(name: BlockName, min: (u64, u64), max_luts: u64, max_levels: u32) {
     require_yosys();
-    let v = verilog(BlockName::Parser, &EngineParams::default());
-    let dir = std::env::temp_dir().join(format!("sanswitch-synth-{}", std::process::id()));
-    let s = synth_xilinx(&dir, "parser", &v).unwrap();
+    let top = name.name();
+    let v = verilog(name, &EngineParams::default());
+    let dir = std::env::temp_dir().join(format!("sanswitch-synth-{top}-{}", std::process::id()));
+    let s = synth_xilinx(&dir, top, &v).unwrap();
     eprintln!("{s:#?}");
-    assert!(s.luts > 200 && s.ffs > 500, "implausible: {s:?}");
-    assert!(s.luts < 2_000, "parser too large: {} LUTs", s.luts);
-    assert!(s.lut_levels <= 8, "parser too deep: {} LUT levels", s.lut_levels);
+    assert!(s.luts >= min.0 && s.ffs >= min.1, "{top} implausible: {s:?}");
+    assert!(s.luts < max_luts, "{top} too large: {} LUTs (< {max_luts})", s.luts);
+    assert!(s.lut_levels <= max_levels, "{top} too deep: {} LUT levels", s.lut_levels);
     let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
+fn parser_maps_within_budget() {
+    maps_within(BlockName::Parser, (200, 500), 2_000, 8);
+}
+
+#[test]
 fn pool_maps_within_budget() {
-    require_yosys();
-    let v = verilog(BlockName::Pool, &EngineParams::default());
-    let dir = std::env::temp_dir().join(format!("sanswitch-synth-pool-{}", std::process::id()));
-    let s = synth_xilinx(&dir, "pool", &v).unwrap();
-    eprintln!("{s:#?}");
-    assert!(s.luts > 100, "implausible: {s:?}");
-    assert!(s.luts < 2_000, "pool manager too large: {} LUTs", s.luts);
-    assert!(s.lut_levels <= 8, "pool manager too deep: {} LUT levels", s.lut_levels);
-    let _ = std::fs::remove_dir_all(dir);
+    maps_within(BlockName::Pool, (100, 0), 2_000, 8);
 }
 
 /// The host interface (4 queue pairs): its deepest path was the submission ring's fetch
@@ -40,15 +40,7 @@ fn pool_maps_within_budget() {
 /// (ABC's mapping moves it by one). The bound keeps the old structure from coming back.
 #[test]
 fn hostif_maps_within_budget() {
-    require_yosys();
-    let v = verilog(BlockName::HostIf, &EngineParams::default());
-    let dir = std::env::temp_dir().join(format!("sanswitch-synth-hostif-{}", std::process::id()));
-    let s = synth_xilinx(&dir, "hostif", &v).unwrap();
-    eprintln!("{s:#?}");
-    assert!(s.luts > 1_000 && s.ffs > 1_000, "implausible: {s:?}");
-    assert!(s.luts < 4_000, "host interface too large: {} LUTs", s.luts);
-    assert!(s.lut_levels <= 13, "host interface too deep: {} LUT levels", s.lut_levels);
-    let _ = std::fs::remove_dir_all(dir);
+    maps_within(BlockName::HostIf, (1_000, 1_000), 4_000, 13);
 }
 
 /// The area by block: a kept block's own logic is its own, a plain register (rust-hdl's
