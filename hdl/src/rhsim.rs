@@ -311,6 +311,13 @@ rh_dut!(
 );
 
 rh_dut!(
+    crate::nic::DmaArb,
+    sanswitch_model::blocks::dma_arb::DmaArbIn,
+    sanswitch_model::blocks::dma_arb::DmaArbOut;
+    reset, host_rd, eng_rd, rd_ready, rd_done, host_wr, eng_wr, wr_take, wr_last
+);
+
+rh_dut!(
     crate::widgets::SkidBuffer<Bits<16>>,
     sanswitch_model::blocks::widgets::skid::SkidIn,
     sanswitch_model::blocks::widgets::skid::SkidOut;

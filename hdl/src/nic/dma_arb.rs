@@ -11,7 +11,8 @@
 //! - `host_rd`, `eng_rd` (in): the masters' read-request `tvalid`s; `rd_ready` (in): the
 //!   port's `tready`. `rd_host`, `rd_eng` (out): the grant this cycle (at most one; none when
 //!   the owner queue is full). A grant with `rd_ready` high is a request taken.
-//! - `rd_owned`, `rd_owner_eng` (out): a read is outstanding and the oldest is the engine's;
+//! - `rd_owned` (out): a read is outstanding; `rd_owner_eng` (out): one is and the oldest is the
+//!   engine's (low with none outstanding, so it alone steers the read data to the engine);
 //!   `rd_done` (in): its last data beat was taken this cycle.
 //! - `host_wr`, `eng_wr` (in): the masters' write `tvalid`s; `wr_host`, `wr_eng` (out): whose
 //!   beat goes (held to the end of a burst); `wr_take`, `wr_last` (in): the granted beat was
@@ -111,7 +112,7 @@ impl Logic for DmaArb {
         self.rd_eng.next = !self.rd_full.val() & self.rd_pick_eng.val();
         self.rd_owned.next = self.count.q.val() != 0;
         self.head.next = self.owners.q.val() >> self.rd_ptr.q.val();
-        self.rd_owner_eng.next = self.head.val().get_bit(0);
+        self.rd_owner_eng.next = self.rd_owned.val() & self.head.val().get_bit(0);
 
         self.wr_pick_eng.next =
             self.eng_wr.val() & (!self.host_wr.val() | !self.wr_last_eng.q.val());

@@ -96,7 +96,7 @@ impl Logic for DmaMux {
             self.m_axis_dmard_len.next = self.s_axis_erd_len.val();
         }
         // Read data: to the oldest outstanding read's owner.
-        self.rd_eng_data.next = self.arb.rd_owned.val() & self.arb.rd_owner_eng.val();
+        self.rd_eng_data.next = self.arb.rd_owner_eng.val();
         self.rd_host_data.next = self.arb.rd_owned.val() & !self.arb.rd_owner_eng.val();
         self.m_axis_hrdd_tvalid.next = self.s_axis_dmard_tvalid.val() & self.rd_host_data.val();
         self.m_axis_erdd_tvalid.next = self.s_axis_dmard_tvalid.val() & self.rd_eng_data.val();

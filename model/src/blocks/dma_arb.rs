@@ -140,6 +140,75 @@ impl DmaArb {
     }
 }
 
+crate::ports! {
+    /// The arbiter's own inputs (`hdl/src/nic/dma_arb.rs`, which the NIC wires to its
+    /// masters and port): the masters' read-request and write-beat `tvalid`s, the port's
+    /// read `tready`, a read's last data beat taken, a granted write beat taken and its
+    /// `tlast`.
+    pub struct DmaArbIn {
+        reset: bool = 1,
+        host_rd: bool = 1,
+        eng_rd: bool = 1,
+        rd_ready: bool = 1,
+        rd_done: bool = 1,
+        host_wr: bool = 1,
+        eng_wr: bool = 1,
+        wr_take: bool = 1,
+        wr_last: bool = 1,
+    }
+}
+
+crate::ports! {
+    /// The arbiter's grants: this cycle's read request and write beat, and the owner of
+    /// the read data (`rd_owner_eng`: a read is outstanding and the oldest is the engine's).
+    pub struct DmaArbOut {
+        rd_host: bool = 1,
+        rd_eng: bool = 1,
+        rd_owned: bool = 1,
+        rd_owner_eng: bool = 1,
+        wr_host: bool = 1,
+        wr_eng: bool = 1,
+    }
+}
+
+impl DmaArbIn {
+    fn rd_asks(&self) -> Asks {
+        Asks { host: self.host_rd, engine: self.eng_rd }
+    }
+
+    fn wr_asks(&self) -> Asks {
+        Asks { host: self.host_wr, engine: self.eng_wr }
+    }
+}
+
+/// The arbiter alone, as the HDL block's lockstep sees it (the NIC model calls
+/// [`DmaArb`]'s methods itself, with the same meaning).
+impl crate::ports::CycleModel for DmaArb {
+    type In = DmaArbIn;
+    type Out = DmaArbOut;
+
+    fn outputs(&self, i: &DmaArbIn) -> DmaArbOut {
+        let (rd, wr) = (self.rd_grant(i.rd_asks()), self.wr_grant(i.wr_asks()));
+        DmaArbOut {
+            rd_host: rd == Some(Master::Host),
+            rd_eng: rd == Some(Master::Engine),
+            rd_owned: self.reads_outstanding() > 0,
+            rd_owner_eng: self.rd_data_owner() == Some(Master::Engine),
+            wr_host: wr == Some(Master::Host),
+            wr_eng: wr == Some(Master::Engine),
+        }
+    }
+
+    fn clock(&mut self, i: &DmaArbIn) {
+        let rd = self.rd_grant(i.rd_asks());
+        // A write beat is shown when its granted master asks (the port's `tvalid`).
+        let wr = self.wr_grant(i.wr_asks()).filter(|&m| i.wr_asks().by(m));
+        let rd_last = i.rd_done && self.reads_outstanding() > 0;
+        let taken = wr.filter(|_| i.wr_take).map(|m| (m, i.wr_last));
+        self.clock(i.reset, rd, rd.filter(|_| i.rd_ready), rd_last, wr, taken);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
