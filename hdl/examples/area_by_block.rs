@@ -8,6 +8,10 @@
 //! cargo run --release -p sanswitch-hdl --example area_by_block -- engine --flat-only
 //! ```
 //!
+//! `--depth N` keeps only the blocks at most N levels below the top and flattens each
+//! deeper one into its kept ancestor (`--depth 2`: the controller, sequencer, pool manager,
+//! parser and the rest each flattened on its own, their sum close to the flattened total).
+//!
 //! `--flat` also synthesizes the block flattened (as `sanswitch generate` reports it), so
 //! the two totals can be compared: their difference is what crossing block boundaries saves.
 //! `--flat-only` gives the flattened total alone (half the time: the quick check of an
@@ -20,11 +24,22 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flat_only = args.iter().any(|a| a == "--flat-only");
     let flat = flat_only || args.iter().any(|a| a == "--flat");
-    let name = args.iter().find(|a| !a.starts_with("--")).map_or("engine", |s| s.as_str());
+    let depth_at = args.iter().position(|a| a == "--depth");
+    let depth = depth_at.map(|i| {
+        args.get(i + 1).and_then(|d| d.parse::<usize>().ok()).unwrap_or_else(|| {
+            eprintln!("--depth takes a number of levels");
+            std::process::exit(2)
+        })
+    });
+    let name = args
+        .iter()
+        .enumerate()
+        .find(|(i, a)| !a.starts_with("--") && depth_at.is_none_or(|d| *i != d + 1))
+        .map_or("engine", |(_, s)| s.as_str());
     let all = BlockName::ALL.iter().chain(&[BlockName::BoardCore, BlockName::BoardPipes]);
     let Some(&block) = all.clone().find(|b| b.name() == name) else {
         let names: Vec<_> = all.map(|b| b.name()).collect();
-        eprintln!("usage: area_by_block [{}] [--flat | --flat-only]", names.join("|"));
+        eprintln!("usage: area_by_block [{}] [--depth N] [--flat | --flat-only]", names.join("|"));
         std::process::exit(2);
     };
     require_yosys();
@@ -37,7 +52,7 @@ fn main() {
         .unwrap();
     let dir = std::env::temp_dir().join(format!("sanswitch-area-{}", std::process::id()));
     if !flat_only {
-        by_block(&dir, name, &v);
+        by_block(&dir, name, &v, depth);
     }
     if flat {
         match synth_xilinx(&dir, name, &v) {
@@ -61,12 +76,20 @@ fn main() {
 }
 
 /// The table of each module's own cells, largest first, and their sums.
-fn by_block(dir: &std::path::Path, name: &str, v: &str) {
-    let blocks = synth_xilinx_by_block(dir, name, v).unwrap_or_else(|e| {
+fn by_block(dir: &std::path::Path, name: &str, v: &str, depth: Option<usize>) {
+    let blocks = synth_xilinx_by_block(dir, name, v, depth).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(1);
     });
-    println!("{name}: each module's own cells (sub-blocks kept apart, registers in their block)");
+    match depth {
+        Some(d) => println!(
+            "{name}: each module's own cells (blocks to depth {d} kept apart, deeper ones flattened \
+             into them, registers in their block)"
+        ),
+        None => println!(
+            "{name}: each module's own cells (sub-blocks kept apart, registers in their block)"
+        ),
+    }
     println!("{:>7} {:>7} {:>7} {:>5} {:>9}  module", "LUTs", "FFs", "LUTRAM", "BRAM", "with subs");
     for b in blocks.iter().filter(|b| b.luts + b.ffs + b.lutram > 0 || b.bram > 0.0) {
         println!(

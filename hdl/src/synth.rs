@@ -123,15 +123,24 @@ fn is_register_module(header: &str) -> bool {
 /// net on every input of the next multiplexer) but a multiplexer input here, so the sum is
 /// larger than [`synth_xilinx`]'s total; the difference is the pass-through the flattening
 /// removes. Use it to find the blocks worth redesigning, not as the design's area.
+///
+/// `max_depth` keeps only the blocks at most that many levels below the top (rust-hdl names
+/// a sub-block `parent$field`, so a block's depth is its name's count of `$`) and flattens
+/// every deeper one into its kept ancestor: with `Some(2)` the engine's controller,
+/// sequencer, pool manager and parser are each synthesized flattened, so their sum is close
+/// to the flattened total and each row is what that block costs once the pass-through
+/// inside it is gone. `None` keeps every block.
 pub fn synth_xilinx_by_block(
     workdir: &Path,
     top: &str,
     verilog: &str,
+    max_depth: Option<usize>,
 ) -> Result<Vec<BlockArea>, String> {
     let mut keep = String::new();
     for line in verilog.lines().filter(|l| l.starts_with("module ")) {
         let name = line["module ".len()..].split('(').next().unwrap_or("").trim();
-        if name != top && !is_register_module(line) {
+        let shallow = max_depth.is_none_or(|d| name.matches('$').count() <= d);
+        if name != top && shallow && !is_register_module(line) {
             keep += &format!("setattr -mod -set keep_hierarchy 1 {name}\n");
         }
     }

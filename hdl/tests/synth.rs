@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use sanswitch_hdl::synth::{synth_xilinx, synth_xilinx_by_block};
+use sanswitch_hdl::synth::{BlockArea, synth_xilinx, synth_xilinx_by_block};
 use sanswitch_hdl::tools::{require_verilator, require_yosys};
 use sanswitch_hdl::{BlockName, EngineParams, VERILATOR_WAIVERS, verilog};
 
@@ -65,7 +65,15 @@ module top$mix(x, y, z, s);
     input wire [7:0] y;
     input wire [7:0] z;
     output reg [7:0] s;
-    always @(*) s = x ^ y ^ z;
+    wire [7:0] t;
+    top$mix$xy xy(.x(x), .y(y), .t(t));
+    always @(*) s = t ^ z;
+endmodule
+module top$mix$xy(x, y, t);
+    input wire [7:0] x;
+    input wire [7:0] y;
+    output reg [7:0] t;
+    always @(*) t = x ^ y;
 endmodule
 module top$r(d,q,clock);
     input wire [7:0] d;
@@ -77,15 +85,24 @@ module top$r(d,q,clock);
 endmodule
 ";
     let dir = std::env::temp_dir().join(format!("sanswitch-blocks-{}", std::process::id()));
-    let b = synth_xilinx_by_block(&dir, "top", v).unwrap();
+    let b = synth_xilinx_by_block(&dir, "top", v, None).unwrap();
     eprintln!("{b:#?}");
-    let find = |m: &str| b.iter().find(|a| a.module == m).unwrap_or_else(|| panic!("{m}: {b:?}"));
-    // Three inputs a bit: one LUT3 each, in the kept block.
-    assert_eq!((find("top$mix").luts, find("top$mix").ffs), (8, 0));
+    let find = |b: &[BlockArea], m: &str| {
+        b.iter().find(|a| a.module == m).unwrap_or_else(|| panic!("{m}: {b:?}")).clone()
+    };
+    // Every block kept: two inputs a bit in each, a LUT2 a bit in each block.
+    assert_eq!((find(&b, "top$mix$xy").luts, find(&b, "top$mix").luts), (8, 8));
+    assert_eq!(find(&b, "top$mix").luts_with_subblocks, 16);
     // The register went into the top; nothing else is there.
-    assert_eq!((find("top").luts, find("top").ffs), (0, 8));
-    assert_eq!(find("top").luts_with_subblocks, 8);
+    assert_eq!((find(&b, "top").luts, find(&b, "top").ffs), (0, 8));
+    assert_eq!(find(&b, "top").luts_with_subblocks, 16);
     assert!(b.iter().all(|a| a.module != "top$r"), "{b:?}");
+    // Kept to depth 1: `top$mix$xy` is flattened into `top$mix`, three inputs a bit, one
+    // LUT3 a bit.
+    let b = synth_xilinx_by_block(&dir, "top", v, Some(1)).unwrap();
+    assert_eq!((find(&b, "top$mix").luts, find(&b, "top$mix").luts_with_subblocks), (8, 8));
+    assert!(b.iter().all(|a| a.module != "top$mix$xy"), "{b:?}");
+    assert_eq!((find(&b, "top").luts, find(&b, "top").ffs), (0, 8));
     let _ = std::fs::remove_dir_all(dir);
 }
 

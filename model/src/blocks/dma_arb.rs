@@ -181,8 +181,9 @@ impl DmaArbIn {
     }
 }
 
-/// The arbiter alone, as the HDL block's lockstep sees it (the NIC model calls
-/// [`DmaArb`]'s methods itself, with the same meaning).
+/// The arbiter alone, as the HDL block's lockstep sees it; the NIC model clocks it the same
+/// way (its grants, which route the masters' signals, from [`DmaArb::rd_grant`] and
+/// [`DmaArb::wr_grant`]).
 impl crate::ports::CycleModel for DmaArb {
     type In = DmaArbIn;
     type Out = DmaArbOut;
@@ -203,9 +204,8 @@ impl crate::ports::CycleModel for DmaArb {
         let rd = self.rd_grant(i.rd_asks());
         // A write beat is shown when its granted master asks (the port's `tvalid`).
         let wr = self.wr_grant(i.wr_asks()).filter(|&m| i.wr_asks().by(m));
-        let rd_last = i.rd_done && self.reads_outstanding() > 0;
         let taken = wr.filter(|_| i.wr_take).map(|m| (m, i.wr_last));
-        self.clock(i.reset, rd, rd.filter(|_| i.rd_ready), rd_last, wr, taken);
+        self.clock(i.reset, rd, rd.filter(|_| i.rd_ready), i.rd_done, wr, taken);
     }
 }
 

@@ -175,7 +175,8 @@ impl HostIfDriver {
                 // Disable a ring (pointers back to 0), then set it up again later.
                 h.prod = 0;
                 if self.rng.gen_bool(0.5) {
-                    (h.cons, h.sq_en) = (None, false);
+                    // (The followed `sq_cons` is forgotten when the write is accepted.)
+                    h.sq_en = false;
                     (q + qp::SQ_CTRL, 0)
                 } else {
                     h.cq_seen = 0;
@@ -183,7 +184,7 @@ impl HostIfDriver {
                 }
             }
             58..=61 => {
-                (h.cons, h.sq_en) = (None, true);
+                h.sq_en = true;
                 (q + qp::SQ_CTRL, qp::CTRL_ENABLE)
             }
             62..=64 => {
@@ -237,15 +238,20 @@ impl HostIfDriver {
     }
 }
 
+/// Whether the fetch beat at `addr` is a command entry's last (the beat whose taking moves
+/// the ring's `sq_cons`).
+fn last_beat_of_entry(addr: u64) -> bool {
+    addr % COMMAND_BYTES as u64 == COMMAND_BYTES as u64 - 8
+}
+
 impl Stimulus<HostIfIn, HostIfOut> for HostIfDriver {
     fn next(&mut self) -> HostIfIn {
         let beat = self.fetch.front().copied().filter(|_| self.on());
         if let Some((n, past)) = self.tight.filter(|_| self.wr.is_none() && self.rd.is_none()) {
             // At an edge that moves this ring's `sq_cons` if one is coming (the beat
             // offered is an entry's last), else now and then.
-            let last_of_entry = beat.is_some_and(|(addr, _, qp)| {
-                qp == Some(n) && addr % COMMAND_BYTES as u64 == COMMAND_BYTES as u64 - 8
-            });
+            let last_of_entry =
+                beat.is_some_and(|(addr, _, qp)| qp == Some(n) && last_beat_of_entry(addr));
             if let Some(cons) = self.qps[n].cons {
                 if last_of_entry || self.rng.gen_bool(0.02) {
                     let h = &mut self.qps[n];
@@ -353,7 +359,7 @@ impl Stimulus<HostIfIn, HostIfOut> for HostIfDriver {
             if left > 1 {
                 self.fetch.push_front((addr + 8, left - 1, qp));
             }
-            if addr % COMMAND_BYTES as u64 == COMMAND_BYTES as u64 - 8 {
+            if last_beat_of_entry(addr) {
                 if let Some(n) = qp.filter(|&n| tight_taken == Some(n)) {
                     self.edge_doorbells += u64::from(self.qps[n].cons.is_some());
                 }

@@ -16,7 +16,7 @@
 //! submission ring reaches the engine's command port after the doorbell's register write,
 //! one fetch round trip to host memory and its four beats.
 
-use super::dma_arb::{Asks, DmaArb, Master};
+use super::dma_arb::{Asks, DmaArb, DmaArbIn, Master};
 use super::engine::{EngineIn, EngineModel};
 use super::hostif::{HostIf, HostIfIn};
 use crate::params::{CONN_BITS, EngineParams};
@@ -153,11 +153,8 @@ struct Wires {
     hi: HostIfIn,
     ei: EngineIn,
     o: NicOut,
-    /// The masters whose read request / write beat is on the port, and what was taken.
-    rd_shown: Option<Master>,
-    rd_req: Option<Master>,
-    wr_shown: Option<Master>,
-    wr: Option<(Master, bool)>,
+    /// The arbiter's own inputs this cycle (the masters' asks and what the port took).
+    arb: DmaArbIn,
 }
 
 impl NicModel {
@@ -285,12 +282,20 @@ impl NicModel {
             }
             None => {}
         }
-        let rd_req = rd_grant.filter(|_| i.m_axis_dmard_tready);
-        let wr_shown = wr_grant.filter(|_| o.m_axis_dmawr_tvalid);
-        let wr = wr_grant
-            .filter(|_| o.m_axis_dmawr_tvalid && i.m_axis_dmawr_tready)
-            .map(|m| (m, o.m_axis_dmawr_tlast));
-        Wires { hi, ei, o, rd_shown: rd_grant, rd_req, wr_shown, wr }
+        // The masters' `tvalid`s do not depend on their `tready`s (AXI4-Stream), so the asks
+        // of the first evaluation are this cycle's.
+        let arb = DmaArbIn {
+            reset: i.reset,
+            host_rd: ho0.m_axis_fetch_tvalid,
+            eng_rd: eo0.m_axis_dmard_tvalid,
+            rd_ready: i.m_axis_dmard_tready,
+            rd_done: o.s_axis_dmard_tready && i.s_axis_dmard_tvalid && i.s_axis_dmard_tlast,
+            host_wr: ho0.m_axis_cqwr_tvalid,
+            eng_wr: eo0.m_axis_dmawr_tvalid,
+            wr_take: i.m_axis_dmawr_tready,
+            wr_last: o.m_axis_dmawr_tlast,
+        };
+        Wires { hi, ei, o, arb }
     }
 }
 
@@ -304,9 +309,8 @@ impl CycleModel for NicModel {
 
     fn clock(&mut self, i: &NicIn) {
         let w = self.wires(i);
-        let rd_last = w.o.s_axis_dmard_tready && i.s_axis_dmard_tvalid && i.s_axis_dmard_tlast;
         self.host.clock(&w.hi);
         self.engine.clock(&w.ei);
-        self.arb.clock(i.reset, w.rd_shown, w.rd_req, rd_last, w.wr_shown, w.wr);
+        CycleModel::clock(&mut self.arb, &w.arb);
     }
 }
