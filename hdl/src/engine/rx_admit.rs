@@ -14,7 +14,9 @@
 //! - `reset` (in): synchronous; nothing posted.
 //!
 //! The bitmaps are flip-flops (a word per connection): a message's first beat and the
-//! controller may change two of them in the same cycle.
+//! controller may change two of them in the same cycle. They are 16 bits wide (the most
+//! buffers a connection may have) and every write is masked to the engine's `recv_bufs`,
+//! so synthesis keeps only those bits.
 
 use rust_hdl::prelude::*;
 use sanswitch_model::params::EngineParams;
@@ -169,17 +171,22 @@ impl Logic for RxAdmit {
             self.cur_buf.d.next = self.bufn.val();
             self.cur_drop.d.next = self.drop.val();
         }
+        // Every write is masked to the connection's `recv_bufs` buffers: the bits above
+        // are then constant zero, and synthesis drops their flip-flops and logic (the
+        // controller only ever posts a buffer admission chose, so nothing is lost).
         for i in 0..self.avail.len() {
-            self.after[i].next = self.avail[i].q.val();
+            self.after[i].next = self.avail[i].q.val() & self.k_full.val();
             if self.consume.val() & (self.rx_conn.val() == self.k_idx[i].val()) {
                 self.after[i].next = self.avail[i].q.val()
+                    & self.k_full.val()
                     & !(self.k_one.val() << bit_cast::<16, 8>(self.bufn.val()));
             }
             self.avail[i].d.next = self.after[i].val();
             if self.op_valid.val() & (self.op_conn.val() == self.k_idx[i].val()) {
                 if self.op_post.val() {
-                    self.avail[i].d.next = self.after[i].val()
-                        | (self.k_one.val() << bit_cast::<16, 8>(self.op_buf.val()));
+                    self.avail[i].d.next = (self.after[i].val()
+                        | (self.k_one.val() << bit_cast::<16, 8>(self.op_buf.val())))
+                        & self.k_full.val();
                 } else if self.op_open.val() {
                     self.avail[i].d.next = self.k_full.val();
                 } else {
