@@ -2,7 +2,8 @@
 //! connection's state word as read from the RAM, registered for stage 2 as a [`PreHw`].
 //!
 //! Purely combinational. Inputs: `q` (the request in stage 1) and `s` (its connection's word,
-//! read asynchronously). Output: `pre`. Keeping every comparison here and every decision in
+//! read asynchronously). Outputs: `pre`, and `word` (`s` with its bitmaps masked to the
+//! buffers there are, which stage 2 takes). Keeping every comparison here and every decision in
 //! stage 2 ([`super::decide`]) is what holds the pool at 7 LUT levels.
 
 use rust_hdl::prelude::*;
@@ -18,9 +19,12 @@ pub struct PoolChecks {
     pub q: Signal<In, ReqHw>,
     pub s: Signal<In, ConnHw>,
     pub pre: Signal<Out, PreHw>,
+    /// `s` with its bitmaps masked to the buffers there are, for stage 2.
+    pub word: Signal<Out, ConnHw>,
 
     c_connections: Param<Bits<9>>,
     c_send_mask: Param<Bits<16>>,
+    c_recv_mask: Param<Bits<16>>,
     c_send_bufs: Param<Bits<8>>,
     c_recv_bufs: Param<Bits<8>>,
     c_due: Param<Bits<16>>,
@@ -62,6 +66,7 @@ impl PoolChecks {
         PoolChecks {
             c_connections: param(p.connections as u64),
             c_send_mask: param((1u64 << p.send_bufs) - 1),
+            c_recv_mask: param((1u64 << p.recv_bufs) - 1),
             c_send_bufs: param(p.send_bufs as u64),
             c_recv_bufs: param(p.recv_bufs as u64),
             c_due: param(u64::max(1, p.recv_bufs as u64 / 2)),
@@ -88,9 +93,17 @@ impl Logic for PoolChecks {
         self.q_bufs.next = self.q.val().bufs;
         self.s_tx.next = self.s.val().tx_next;
         self.s_ack.next = self.s.val().peer_ack;
-        self.s_used.next = self.s.val().send_used;
-        self.s_ever.next = self.s.val().send_ever;
-        self.s_posted.next = self.s.val().recv_posted;
+        // No bitmap bit above `send_bufs` / `recv_bufs` is ever set (every request that
+        // would set one is refused), but nothing tells synthesis so: masked as read, those
+        // bits are constant zero here, in stage 2 (which takes `word`) and in what it writes
+        // back, so their logic and RAM columns go.
+        self.s_used.next = self.s.val().send_used & self.c_send_mask.val();
+        self.s_ever.next = self.s.val().send_ever & self.c_send_mask.val();
+        self.s_posted.next = self.s.val().recv_posted & self.c_recv_mask.val();
+        self.word.next = self.s.val();
+        self.word.next.send_used = self.s_used.val();
+        self.word.next.send_ever = self.s_ever.val();
+        self.word.next.recv_posted = self.s_posted.val();
         self.s_rx.next = self.s.val().rx_since_adv;
         self.s_bufs.next = self.s.val().peer_bufs;
 

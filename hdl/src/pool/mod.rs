@@ -240,7 +240,7 @@ impl<const A: usize> Logic for PoolManager<A> {
         // Stage moves.
         if self.advance.val() {
             self.r2.d.next = self.r1.q.val();
-            self.w2.d.next = self.ram.read_data.val();
+            self.w2.d.next = self.checks.word.val();
             self.p2.d.next = self.checks.pre.val();
             self.r2_valid.d.next = true;
         } else if self.fire.val() {
