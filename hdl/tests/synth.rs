@@ -43,33 +43,6 @@ fn hostif_maps_within_budget() {
     maps_within(BlockName::HostIf, (1_000, 1_000), 4_000, 13);
 }
 
-/// The engine is far over its budget (4,900 LUTs, 7 LUT levels; `docs/HARDWARE.md`), so
-/// this is a regression bound, not the budget: the cuts measured so far stay cut. The
-/// flip-flop bound is the tight one (flip-flops do not move with ABC's mapping): 6,718 with
-/// the receive admission's and the pool manager's bitmaps masked to the buffers there are;
-/// without the admission's mask 192 flip-flops come back (16 connections x 12 bits),
-/// without the pool's 39 (its stage-2 copy of the word). The LUT bound leaves ABC's few
-/// per cent.
-#[test]
-fn engine_maps_within_regression_bound() {
-    require_yosys();
-    // Generating the engine's Verilog recurses deeply: a big stack, as `generate` uses.
-    let v = std::thread::Builder::new()
-        .stack_size(1 << 30)
-        .spawn(|| verilog(BlockName::Engine, &EngineParams::default()))
-        .unwrap()
-        .join()
-        .unwrap();
-    let dir = std::env::temp_dir().join(format!("sanswitch-synth-engine-{}", std::process::id()));
-    let s = synth_xilinx(&dir, "engine", &v).unwrap();
-    eprintln!("{} LUTs, {} FFs, {} LUT levels", s.luts, s.ffs, s.lut_levels);
-    assert!(s.luts >= 5_000 && s.ffs >= 5_000, "engine implausible: {s:?}");
-    assert!(s.ffs <= 6_740, "engine: {} flip-flops (<= 6,740)", s.ffs);
-    assert!(s.luts < 11_000, "engine: {} LUTs (< 11,000)", s.luts);
-    assert!(s.lut_levels <= 11, "engine: {} LUT levels (<= 11)", s.lut_levels);
-    let _ = std::fs::remove_dir_all(dir);
-}
-
 /// The area by block: a kept block's own logic is its own, a plain register (rust-hdl's
 /// `DFF` module: `d`, `q`, `clock`) is merged into the block that owns it, and the top's
 /// total with its sub-blocks adds them up.
