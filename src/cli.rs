@@ -170,6 +170,9 @@ pub struct GenerateArgs {
     /// Skip the Yosys synthesis (area and depth); lint and validation still run.
     #[arg(long)]
     pub no_synth: bool,
+    /// Yosys synthesis runs at once, largest block first (default: the machine's cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// Write a board's top instead of the blocks: top.v (for Vivado), blackbox/top.v (the
     /// same with the vendor cores as black boxes: what is linted and synthesized), top.xdc,
     /// build.tcl, report.json and report.md with the fit in the part (exit status 3 when it

@@ -136,7 +136,11 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode, Error> {
         return crate::generate_board::run(args, board);
     }
     let params = params_from(args)?;
-    let report = generate(&args.out, &params, !args.no_synth)?;
+    let jobs = args
+        .jobs
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let report = generate(&args.out, &params, !args.no_synth, jobs)?;
     let summary = summary(&args.out, &report);
     if let Err(e) = std::io::stdout().lock().write_all(summary.as_bytes()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
@@ -207,8 +211,15 @@ pub fn params_from(args: &GenerateArgs) -> Result<EngineParams, Error> {
     Ok(p)
 }
 
-/// Write, check and measure every block in `dir`; write the reports there.
-pub fn generate(dir: &Path, params: &EngineParams, synth: bool) -> Result<Report, Error> {
+/// Write, check and measure every block in `dir`; write the reports there. The blocks are
+/// written and checked one after another, then synthesized `jobs` at a time (Yosys is one
+/// thread per run, and the engine and the NIC take most of the time).
+pub fn generate(
+    dir: &Path,
+    params: &EngineParams,
+    synth: bool,
+    jobs: usize,
+) -> Result<Report, Error> {
     std::fs::create_dir_all(dir).map_err(|source| Error::File {
         what: "create",
         path: dir.to_owned(),
@@ -224,6 +235,7 @@ pub fn generate(dir: &Path, params: &EngineParams, synth: bool) -> Result<Report
     };
 
     let mut blocks = Vec::new();
+    let mut texts = Vec::new();
     for block in BlockName::ALL {
         let name = block.name();
         let file = dir.join(format!("{name}.v"));
@@ -243,21 +255,12 @@ pub fn generate(dir: &Path, params: &EngineParams, synth: bool) -> Result<Report
         } else {
             Validate { ok: None, message: Some("skipped: yosys not installed".into()) }
         };
-        let (area, synth_note) = if !synth {
-            (None, Some("skipped: --no-synth".to_string()))
+        let skipped = if !synth {
+            Some("skipped: --no-synth")
         } else if !yosys {
-            (None, Some("skipped: yosys not installed".to_string()))
+            Some("skipped: yosys not installed")
         } else {
-            let work = dir.join("synth");
-            let r = synth_xilinx(&work, name, &text);
-            // Keep the log; the copy of the Verilog and the script that reads it go.
-            for f in [format!("{name}.v"), format!("{name}.synth.ys")] {
-                let _ = std::fs::remove_file(work.join(f));
-            }
-            match r {
-                Ok(s) => (Some(Area::from(s)), None),
-                Err(e) => (None, Some(format!("failed: {e}"))),
-            }
+            None
         };
         blocks.push(BlockReport {
             name: name.into(),
@@ -265,9 +268,20 @@ pub fn generate(dir: &Path, params: &EngineParams, synth: bool) -> Result<Report
             lines: text.lines().count(),
             lint,
             yosys_validate,
-            synth: area,
-            synth_note,
+            synth: None,
+            synth_note: skipped.map(String::from),
         });
+        texts.push(text);
+    }
+    if synth && yosys {
+        let work = dir.join("synth");
+        let areas = synth_all(&work, &blocks, &texts, jobs);
+        for (b, r) in blocks.iter_mut().zip(areas) {
+            match r {
+                Ok(s) => b.synth = Some(Area::from(s)),
+                Err(e) => b.synth_note = Some(format!("failed: {e}")),
+            }
+        }
     }
     let ok = blocks.iter().all(|b| b.lint.ok && b.yosys_validate.ok != Some(false));
     let report = Report {
@@ -286,6 +300,44 @@ pub fn generate(dir: &Path, params: &EngineParams, synth: bool) -> Result<Report
     write(&dir.join("report.json"), &json)?;
     write(&dir.join("report.md"), &markdown(&report))?;
     Ok(report)
+}
+
+/// `synth_xilinx` of every block (`texts[i]` the Verilog of `blocks[i]`) in `work`, `jobs`
+/// at a time, the largest first so that the longest run starts at once; the results in
+/// the blocks' order.
+fn synth_all(
+    work: &Path,
+    blocks: &[BlockReport],
+    texts: &[String],
+    jobs: usize,
+) -> Vec<Result<SynthStats, String>> {
+    let mut order: Vec<usize> = (0..blocks.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; blocks.len()]);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, blocks.len().max(1)) {
+            s.spawn(|| {
+                while let Some(&i) =
+                    order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    let name = &blocks[i].name;
+                    let r = synth_xilinx(work, name, &texts[i]);
+                    // Keep the log; the copy of the Verilog and the script that reads it go.
+                    for f in [format!("{name}.v"), format!("{name}.synth.ys")] {
+                        let _ = std::fs::remove_file(work.join(f));
+                    }
+                    results.lock().expect("no worker panics holding it")[i] = Some(r);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("no worker panicked")
+        .into_iter()
+        .map(|r| r.expect("every block synthesized"))
+        .collect()
 }
 
 pub(crate) fn write(path: &Path, contents: &str) -> Result<(), Error> {
@@ -511,6 +563,7 @@ mod tests {
             segment: None,
             window: None,
             no_synth: true,
+            jobs: None,
             board: None,
             engine_mhz: 125,
         }

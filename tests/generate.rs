@@ -133,7 +133,9 @@ fn generate_refuses_bad_parameters() {
     let dir = scratch("generate-bad");
     let out_dir = dir.join("out");
     let out_str = out_dir.to_str().expect("utf-8 path");
-    for (flag, value) in [("--connections", "0"), ("--connections", "257"), ("--buf-size", "32")] {
+    for (flag, value) in
+        [("--connections", "0"), ("--connections", "257"), ("--buf-size", "32"), ("--jobs", "0")]
+    {
         let out = sanswitch(&["generate", "--out", out_str, flag, value], &dir.join("tmp"));
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{flag} {value}: {stderr}");
