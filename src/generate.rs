@@ -8,7 +8,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use sanswitch_hdl::synth::{SynthStats, synth_xilinx, yosys_available};
+use sanswitch_hdl::synth::{SynthStats, remove_synth_inputs, synth_xilinx, yosys_available};
 use sanswitch_hdl::{BlockName, EngineParams, VERILATOR_WAIVERS, verilog, yosys_validate_block};
 use sanswitch_model::params::{ParserParams, PoolParams, SequencerParams};
 use serde::Serialize;
@@ -314,30 +314,28 @@ fn synth_all(
     let mut order: Vec<usize> = (0..blocks.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(vec![None; blocks.len()]);
-    std::thread::scope(|s| {
-        for _ in 0..jobs.clamp(1, blocks.len().max(1)) {
-            s.spawn(|| {
-                while let Some(&i) =
-                    order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-                {
-                    let name = &blocks[i].name;
-                    let r = synth_xilinx(work, name, &texts[i]);
-                    // Keep the log; the copy of the Verilog and the script that reads it go.
-                    for f in [format!("{name}.v"), format!("{name}.synth.ys")] {
-                        let _ = std::fs::remove_file(work.join(f));
+    // Each worker takes the next block (largest first) until none is left and gives back
+    // what it synthesized, by block index.
+    let mut done: Vec<(usize, Result<SynthStats, String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs.clamp(1, blocks.len().max(1)))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    while let Some(&i) =
+                        order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                    {
+                        let name = &blocks[i].name;
+                        mine.push((i, synth_xilinx(work, name, &texts[i])));
+                        remove_synth_inputs(work, name);
                     }
-                    results.lock().expect("no worker panics holding it")[i] = Some(r);
-                }
-            });
-        }
+                    mine
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a synthesis worker panicked")).collect()
     });
-    results
-        .into_inner()
-        .expect("no worker panicked")
-        .into_iter()
-        .map(|r| r.expect("every block synthesized"))
-        .collect()
+    done.sort_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 pub(crate) fn write(path: &Path, contents: &str) -> Result<(), Error> {

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use sanswitch_hdl::VERILATOR_WAIVERS;
-use sanswitch_hdl::synth::{synth_xilinx, yosys_available};
+use sanswitch_hdl::synth::{remove_synth_inputs, synth_xilinx, yosys_available};
 use sanswitch_model::params::EngineParams;
 use sanswitch_xem7010::top::part;
 use serde::Serialize;
@@ -132,9 +132,7 @@ pub fn generate(dir: &Path, engine_mhz: u32, synth: bool) -> Result<BoardReport,
     } else {
         let work = dir.join("synth");
         let r = synth_xilinx(&work, "top", &verilog);
-        for f in ["top.v", "top.synth.ys"] {
-            let _ = std::fs::remove_file(work.join(f));
-        }
+        remove_synth_inputs(&work, "top");
         match r {
             Ok(s) => (Some(Area::from(s)), None),
             Err(e) => (None, Some(format!("failed: {e}"))),

@@ -56,6 +56,14 @@ pub fn synth_xilinx(workdir: &Path, top: &str, verilog: &str) -> Result<SynthSta
     analyse(&json, top)
 }
 
+/// Remove the inputs [`synth_xilinx`] leaves in `workdir` for block `top` (its copy of the
+/// Verilog and its script), keeping the log: for a caller that keeps only what Yosys said.
+pub fn remove_synth_inputs(workdir: &Path, top: &str) {
+    for f in [format!("{top}.v"), format!("{top}.synth.ys")] {
+        let _ = std::fs::remove_file(workdir.join(f));
+    }
+}
+
 /// Run Yosys on `verilog` (top `top`) in `workdir`: read it, apply `before_synth` (Yosys
 /// commands, one per line), `synth_xilinx -flatten` for the 7 series, and give back the
 /// netlist as Yosys JSON. Leaves `TOP.v`, `TOP.TAG.ys` and the log `TOP.TAG.log` in `workdir`

@@ -20,6 +20,10 @@
 //! - `w`, `step` (out, registers): the event as handled so far (the connection's new word,
 //!   the effects, the pending queue appends) and what comes next (the request in flight
 //!   and its continuation).
+//! - `reset` (in): synchronous; clears `w`'s connection word (the state RAM's sweep writes
+//!   it: [`CtlState`](super::CtlState)). Nothing reads the word in hand before the next
+//!   first decision loads it, so this is only the sweep's zero, in the flip-flops' own
+//!   reset.
 //! - `fwd` (out, combinational): the decision on the answer in hand is a sequencer command
 //!   the controller offers in the answer's cycle (a zero-copy message's, the pool having
 //!   taken it, or one following the sequencer's own answer); `fwd_w`, `fwd_act` (out): that
@@ -49,6 +53,7 @@ use super::super::records::{
     SeqRsp, SqEnt, TxJob, Work,
 };
 use super::{CtlCont, CtlStart, CtlTail, CtlZSeq, CtlZStart};
+use crate::widgets::Param;
 
 #[derive(LogicBlock, Default)]
 pub struct CtlDecide {
@@ -65,6 +70,7 @@ pub struct CtlDecide {
     pub pool: Signal<Out, Bit>,
     pub seq: Signal<Out, Bit>,
     pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
     pub ld_start: Signal<In, Bit>,
     pub ld_cont: Signal<In, Bit>,
     pub ld_zseq: Signal<In, Bit>,
@@ -107,6 +113,7 @@ pub struct CtlDecide {
     ext: Signal<Local, Bits<64>>,
     c_r: Signal<Local, ConnWord>,
     hdr: Signal<Local, HdrRec>,
+    k_zero_word: Param<ConnWord>,
 }
 
 impl CtlDecide {
@@ -222,6 +229,9 @@ impl Logic for CtlDecide {
         if self.ld_start.val() | self.ld_cont.val() | self.ld_zseq.val() {
             self.w_r.d.next = self.tail.w.val();
             self.step_r.d.next = self.tail.step.val();
+        }
+        if self.reset.val() {
+            self.w_r.d.next.c = self.k_zero_word.val();
         }
         if self.ld_start.val() {
             self.job_v_r.d.next = self.start.new_job_v.val();

@@ -212,6 +212,7 @@ impl Logic for Controller {
         self.intake.reset.next = self.reset.val();
         self.state.reset.next = self.reset.val();
         self.phases.reset.next = self.reset.val();
+        self.decide.reset.next = self.reset.val();
         self.w.next = self.decide.w.val();
         self.wfx.next = self.w.val().fx;
 

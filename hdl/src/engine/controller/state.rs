@@ -18,9 +18,15 @@
 //!   ([`CtlQueues`]), so these heads do not wait for the state RAM's read.
 //! - `apply`, `word`, `cmd` (in): Apply writes `word` for `w.conn` and makes `w.pend`'s
 //!   queue appends (a send or receive from `cmd`, a held buffer from `w.pend`).
-//! - `fl_write`, `fl_word` (in): a flush step writes `fl_word` for `fl_conn`.
+//! - `fl_write`, `fl_word` (in): a flush step writes `fl_word` for `fl_conn`: the fields a
+//!   step changes ([`CtlFlush`](super::CtlFlush): `wait_v`, the send and receive queues'
+//!   heads and counts, `sent`) from `fl_word`, the rest from `word`. They are equal: the
+//!   flush's connection is the one whose Apply started it, which wrote `word` at the edge,
+//!   and nothing changes the word in hand while the flush runs (no event is taken).
 //! - `sweeping` (out): the sweep writes this cycle; nothing else may (the controller takes
-//!   no event meanwhile).
+//!   no event meanwhile). It writes `word`, which must be zero meanwhile: the controller
+//!   clears the word in hand at reset ([`CtlDecide`](super::CtlDecide)'s `reset`) and loads
+//!   none until the sweep ends.
 //! - `reset` (in): synchronous; starts the sweep.
 //!
 //! Timing: `cw`, `sq_f`, `rq_f` and `held_f` are combinational from the read-address
@@ -32,7 +38,7 @@ use sanswitch_model::params::EngineParams;
 
 use super::super::records::{CmdRec, ConnWord, HeldEnt, Pend, RqEnt, SqEnt, Work};
 use super::{CtlQueues, CtlSweep};
-use crate::widgets::{Param, Ram};
+use crate::widgets::Ram;
 
 #[derive(LogicBlock, Default)]
 pub struct CtlState {
@@ -56,7 +62,6 @@ pub struct CtlState {
     sweep: CtlSweep,
     conn_ram: Ram<ConnWord>,
     queues: CtlQueues,
-    k_zero_word: Param<ConnWord>,
     pend: Signal<Local, Pend>,
 }
 
@@ -99,18 +104,25 @@ impl Logic for CtlState {
         self.queues.rq_we.next = self.apply.val() & self.pend.val().rq_v;
         self.queues.held_we.next = self.apply.val() & self.pend.val().held_v;
 
+        // Every write's data is `word` but for the fields a flush step changes: the rest of
+        // the flushed connection's word is `word`'s already, and `word` is zero while the
+        // sweep runs (see the ports), so the ~500 bits no flush changes need no multiplexer.
         // The sweep wins: it runs only after reset, when no event is in hand.
         self.conn_ram.write_enable.next = self.apply.val() | self.fl_write.val();
         self.conn_ram.write_address.next = bit_cast::<16, 8>(self.w.val().conn);
         self.conn_ram.write_data.next = self.word.val();
         if self.fl_write.val() {
             self.conn_ram.write_address.next = bit_cast::<16, 8>(self.fl_conn.val());
-            self.conn_ram.write_data.next = self.fl_word.val();
+            self.conn_ram.write_data.next.wait_v = self.fl_word.val().wait_v;
+            self.conn_ram.write_data.next.sq_head = self.fl_word.val().sq_head;
+            self.conn_ram.write_data.next.sq_n = self.fl_word.val().sq_n;
+            self.conn_ram.write_data.next.sent = self.fl_word.val().sent;
+            self.conn_ram.write_data.next.rq_head = self.fl_word.val().rq_head;
+            self.conn_ram.write_data.next.rq_n = self.fl_word.val().rq_n;
         }
         if self.sweep.active.val() {
             self.conn_ram.write_enable.next = true;
             self.conn_ram.write_address.next = bit_cast::<16, 8>(self.sweep.addr.val());
-            self.conn_ram.write_data.next = self.k_zero_word.val();
         }
     }
 }
