@@ -9,7 +9,11 @@
 //! - `cw` (in): the connection's word; `sq_f`, `rq_f` (in): its queues' heads.
 //! - `conn`, `all`, `err` (in): the flush (connection, full, status).
 //! - `can_push` (in): the completion FIFO has room.
-//! - `newc` (out): the word after this step; `cpl` (out): the step's completion.
+//! - `newc` (out): the word after this step; `cpl` (out): the step's completion. Only
+//!   the fields a step changes here (`wait_v`, `sq_head`, `sq_n`, `sent`, `rq_head`,
+//!   `rq_n`) are written back ([`CtlState`](super::CtlState) takes the rest of the RAM's
+//!   write data from the applied word, which is what the RAM holds during a flush): a
+//!   step that changes another field must add it to `CtlState`'s flush write.
 //! - `push` (out): a command completes this cycle (push `cpl`, write `newc`).
 //! - `done` (out): nothing left to complete; the controller goes idle.
 

@@ -16,7 +16,8 @@
 //!   and held-payload queues' entries ([`CtlQueues`], `queues.rs`; a send's entry made by
 //!   [`SendEntry`], `send_entry.rs`), written Free after
 //!   reset by [`CtlSweep`] (`sweep.rs`);
-//! - [`CtlFlush`] (`flush.rs`): a flush's step, one completion per cycle;
+//! - [`CtlFlush`] (`flush.rs`): a flush's step, one completion per cycle, on the flush
+//!   kept by [`CtlFlushKind`] (`flush_kind.rs`);
 //! - [`CtlDecide`] (`decide.rs`): the decision on the event in hand and the registers that
 //!   keep it (the event as handled so far, the next step, the effects made), from these:
 //! - [`CtlStart`] (`start.rs`): the first decision on an event, the large ones in
@@ -69,6 +70,7 @@ mod decide;
 mod dlv;
 mod event;
 mod flush;
+mod flush_kind;
 mod hdr_words;
 mod inline;
 mod phases;
@@ -96,6 +98,7 @@ pub use decide::CtlDecide;
 pub use dlv::CtlDlv;
 pub use event::CtlEvent;
 pub use flush::CtlFlush;
+pub use flush_kind::CtlFlushKind;
 pub use hdr_words::HdrWords;
 pub use inline::CtlInline;
 pub use phases::CtlPhases;
@@ -179,11 +182,9 @@ pub struct Controller {
     state: CtlState,
     decide: CtlDecide,
     flush: CtlFlush,
+    flush_kind: CtlFlushKind,
     phases: CtlPhases,
     seq_cmd_of: CtlSeqCmd,
-    fl_conn: DFF<Bits<8>>,
-    fl_all: DFF<Bit>,
-    fl_err: DFF<Bits<16>>,
     w: Signal<Local, Work>,
     wfx: Signal<Local, Fx>,
     newc: Signal<Local, ConnWord>,
@@ -207,8 +208,7 @@ impl Controller {
 impl Logic for Controller {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fl_conn, fl_all, fl_err);
-        clock!(self, clock, intake, state, decide, phases);
+        clock!(self, clock, intake, state, decide, phases, flush_kind);
         self.intake.reset.next = self.reset.val();
         self.state.reset.next = self.reset.val();
         self.phases.reset.next = self.reset.val();
@@ -244,7 +244,7 @@ impl Logic for Controller {
         // connection in hand; written back in Apply and Flush.
         // The flush's connection is its event's (`CtlState::rd_conn`).
         self.state.rd_conn.next = self.intake.ev.val().conn;
-        self.state.fl_conn.next = self.fl_conn.q.val();
+        self.state.fl_conn.next = self.flush_kind.fl_conn.val();
         self.state.w.next = self.w.val();
         self.state.cmd.next = self.intake.ev.val().cmd;
         self.newc.next = self.w.val().c;
@@ -282,9 +282,9 @@ impl Logic for Controller {
         self.flush.cw.next = self.state.cw.val();
         self.flush.sq_f.next = self.state.sq_f.val();
         self.flush.rq_f.next = self.state.rq_f.val();
-        self.flush.conn.next = self.fl_conn.q.val();
-        self.flush.all.next = self.fl_all.q.val();
-        self.flush.err.next = self.fl_err.q.val();
+        self.flush.conn.next = self.flush_kind.fl_conn.val();
+        self.flush.all.next = self.flush_kind.fl_all.val();
+        self.flush.err.next = self.flush_kind.fl_err.val();
         self.flush.can_push.next = self.cpl_can_push.val();
         self.state.fl_write.next = self.phases.at.val().get_bit(4) & self.flush.push.val();
 
@@ -352,10 +352,9 @@ impl Logic for Controller {
         self.take_rsp.next = self.phases.take_rsp.val();
 
         // A flush's connection and kind, kept while it runs.
-        if self.applied.val() & self.wfx.val().flush_v {
-            self.fl_conn.d.next = self.w.val().conn;
-            self.fl_all.d.next = self.wfx.val().flush_all;
-            self.fl_err.d.next = self.wfx.val().flush_err;
-        }
+        self.flush_kind.load.next = self.applied.val() & self.wfx.val().flush_v;
+        self.flush_kind.conn.next = self.w.val().conn;
+        self.flush_kind.all.next = self.wfx.val().flush_all;
+        self.flush_kind.err.next = self.wfx.val().flush_err;
     }
 }
