@@ -66,6 +66,9 @@ impl Logic for CtlFlush {
             }
             self.newc.next.sq_head = self.cw.val().sq_head + 1;
             self.newc.next.sq_n = self.cw.val().sq_n - 1;
+            // No port shows this clear (a full flush is an abort's, and an aborted
+            // connection's `sent` is not read before an open writes its word afresh): it
+            // keeps the word equal to the model's, whose `sent` is 0 with no send at the head.
             self.newc.next.sent = 0.into();
         } else if self.recv.val() {
             self.newc.next.rq_head = self.cw.val().rq_head + 1;
