@@ -2,6 +2,12 @@
 //! model struct of the same name in `sanswitch_model::blocks::engine`.
 
 use rust_hdl::prelude::*;
+use sanswitch_model::wire::MAX_BUF_SIZE;
+
+/// A byte count or offset within one received message's payload, which is shorter than
+/// the largest receive buffer: the connection word keeps those in 16 bits, not 32.
+pub type OffBits = Bits<16>;
+const _: () = assert!(MAX_BUF_SIZE <= 1 << 16, "OffBits holds a payload length");
 
 /// A host command (`s_axis_cmd_*`; the model's `host::Command`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
@@ -126,7 +132,9 @@ pub struct ConnWord {
     pub rq_n: Bits<5>,
     pub held_head: Bits<4>,
     pub held_n: Bits<5>,
-    pub held_off: Bits<32>,
+    /// Bytes of the head held buffer already delivered: below its payload's length, so
+    /// below `MAX_BUF_SIZE` ([`OffBits`]).
+    pub held_off: OffBits,
     pub dlv_busy: Bit,
     pub adv_due: Bit,
     pub tx_inflight: Bits<8>,
@@ -145,7 +153,8 @@ pub struct ConnWord {
     pub rx_key: Bits<32>,
     pub rx_xfer: Bits<32>,
     pub rx_total: Bits<32>,
-    pub rx_inline: Bits<32>,
+    /// The landing LargeSend's inline bytes: its payload's length ([`OffBits`]).
+    pub rx_inline: OffBits,
     pub rx_inline_due: Bit,
     pub held_land: Bit,
     pub tx_due: Bit,

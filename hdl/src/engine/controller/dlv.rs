@@ -67,7 +67,7 @@ impl Logic for CtlDlv {
                 self.c.next.rq_n = self.cw.val().rq_n - 1;
                 self.cpl_v.next = true;
             }
-            self.c.next.held_off = self.cw.val().held_off + self.dlv.val().len;
+            self.c.next.held_off = self.cw.val().held_off + bit_cast::<16, 32>(self.dlv.val().len);
             if self.dlv.val().last_of_buf {
                 self.c.next.held_head = self.cw.val().held_head + 1;
                 self.c.next.held_n = self.cw.val().held_n - 1;

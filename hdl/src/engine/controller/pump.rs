@@ -63,7 +63,7 @@ impl Logic for CtlPump {
         // The delivery: as much of the head held buffer as the head receive takes. The
         // buffer's bytes end with it exactly when they fit (`held_off + n == len` is
         // `n == len - held_off`): the compare itself, not a sum after it.
-        self.hleft.next = self.held_f.val().len - self.cw.val().held_off;
+        self.hleft.next = self.held_f.val().len - bit_cast::<32, 16>(self.cw.val().held_off);
         self.fits.next = self.rq_f.val().len >= self.hleft.val();
         self.n.next = self.hleft.val();
         if !self.fits.val() {
@@ -71,7 +71,7 @@ impl Logic for CtlPump {
         }
         self.dlv.next.conn = self.conn.val();
         self.dlv.next.buf = self.held_f.val().buf;
-        self.dlv.next.off = self.cw.val().held_off;
+        self.dlv.next.off = bit_cast::<32, 16>(self.cw.val().held_off);
         self.dlv.next.len = self.n.val();
         self.dlv.next.addr = self.rq_f.val().addr;
         self.dlv.next.urgent = self.held_f.val().urgent;

@@ -71,8 +71,8 @@ impl Logic for CtlSeqCmd {
         if self.act.val().srx {
             // The receive side's: the head receive past the inline bytes that landed.
             self.sc.next.xfer = self.c.val().rx_xfer;
-            self.sc.next.addr = self.rq_f.val().addr + bit_cast::<64, 32>(self.c.val().rx_inline);
-            self.sc.next.len = self.c.val().rx_total - self.c.val().rx_inline;
+            self.sc.next.addr = self.rq_f.val().addr + bit_cast::<64, 16>(self.c.val().rx_inline);
+            self.sc.next.len = self.c.val().rx_total - bit_cast::<32, 16>(self.c.val().rx_inline);
             self.sc.next.key = self.c.val().rx_key;
             self.sc.next.lkey = self.c.val().rx_key;
         }

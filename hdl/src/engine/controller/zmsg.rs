@@ -133,7 +133,7 @@ impl Logic for CtlZMsg {
                     self.c.next.rx_x = 1.into();
                     self.c.next.rx_xfer = self.hdr.val().mseq;
                     self.c.next.rx_total = self.bytes.val();
-                    self.c.next.rx_inline = self.kpay.val();
+                    self.c.next.rx_inline = bit_cast::<16, 32>(self.kpay.val());
                     self.c.next.rx_inline_due = self.kpay.val() != 0;
                     self.a.next.code = 6.into();
                     self.a.next.zk = 1.into();
@@ -182,7 +182,9 @@ impl Logic for CtlZMsg {
         } else if self.kmid.val() == self.k_mid_wc.val() {
             // WriteComplete: all of the rest landed, or none (it comes as Data).
             if (self.ci.val().rx_x != 2) | (self.xfer.val() != self.ci.val().rx_xfer) {
-            } else if self.bytes.val() == self.ci.val().rx_total - self.ci.val().rx_inline {
+            } else if self.bytes.val()
+                == self.ci.val().rx_total - bit_cast::<32, 16>(self.ci.val().rx_inline)
+            {
                 self.a.next.code = 6.into();
                 self.a.next.zk = 6.into();
                 self.a.next.srx = true;

@@ -102,7 +102,7 @@ impl Logic for CtlZPool {
         self.inl.peer_read.next = self.ci.val().peer_read;
         self.inl.peer_room.next = self.ci.val().peer_room;
         self.inl.len.next = self.sq_f.val().len;
-        self.rest_rx.next = self.ci.val().rx_total - self.ci.val().rx_inline;
+        self.rest_rx.next = self.ci.val().rx_total - bit_cast::<32, 16>(self.ci.val().rx_inline);
         self.job.next = self.k_zero_job.val();
         self.new_job_v.next = false;
         self.job.next.conn = self.w_in.val().conn;
@@ -162,7 +162,7 @@ impl Logic for CtlZPool {
             }
             self.job.next.w2 =
                 bit_cast::<64, 32>(self.bytes.val()) | (bit_cast::<64, 32>(self.xfer.val()) << 32);
-            self.job.next.w3 = self.rq_f.val().addr + bit_cast::<64, 32>(self.ci.val().rx_inline);
+            self.job.next.w3 = self.rq_f.val().addr + bit_cast::<64, 16>(self.ci.val().rx_inline);
             self.job.next.w4 = bit_cast::<64, 32>(self.ci.val().rx_key)
                 | (bit_cast::<64, 32>(self.rest_rx.val()) << 32);
             if !self.ok.val() {

@@ -189,7 +189,7 @@ impl Logic for CtlZSeq {
                 self.c.next.held_land = false;
             } else if self.ci.val().rx_inline != 0 {
                 self.pop_rq.next = true;
-                self.cpl.next.bytes = self.ci.val().rx_inline;
+                self.cpl.next.bytes = bit_cast::<32, 16>(self.ci.val().rx_inline);
             }
         }
         if self.pop_sq.val() {
